@@ -1,0 +1,64 @@
+# Everything a newcomer needs: `make run` serves the site, `make test` runs all checks.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: run setup content test test-suite lint browser bench clean
+
+# First Python >= 3.12 found: pyenv's for .python-version, then python3.13/3.12, then python3.
+define find_python
+for candidate in "$$(command -v pyenv >/dev/null && pyenv which python 2>/dev/null)" \
+    "$$(command -v python3.13)" "$$(command -v python3.12)" "$$(command -v python3)"; do \
+  if [ -n "$$candidate" ] && "$$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then \
+    echo "$$candidate"; exit 0; fi; \
+done; \
+for candidate in $$HOME/.pyenv/versions/3.1[2-9]*/bin/python3; do \
+  if [ -x "$$candidate" ]; then echo "$$candidate"; exit 0; fi; \
+done; \
+echo "Python >= 3.12 nicht gefunden" >&2; exit 1
+endef
+
+$(PY):
+	@python_bin=$$($(find_python)) && echo "Erzeuge $(VENV) mit $$python_bin" && "$$python_bin" -m venv $(VENV)
+
+$(STAMP): $(PY) pyproject.toml
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+content: setup
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_content
+
+run: content
+	$(PY) manage.py ensure_dev_editor
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# Debian's Chromium for the browser tests (no browser download is possible here).
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  echo "Installiere Chromium (Debian-Paket) …"; \
+	  SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+	fi
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test-suite: setup browser
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest $(PYTEST_ARGS)
+
+test: lint test-suite
+
+bench: setup
+	$(PY) bench/run_all.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,72 @@
+from django.contrib import admin
+
+from games.models import Edition, Game, Person, Publisher
+
+
+class SortableInlineMixin:
+    """Tabular inline whose rows editors drag into order; the script renumbers `position`."""
+
+    class Media:
+        js = ["admin_extra/sortable_inlines.js"]
+        css = {"all": ["admin_extra/sortable_inlines.css"]}
+
+    classes = ["sortable-inline"]
+    extra = 0
+
+
+class EditionInline(SortableInlineMixin, admin.TabularInline):
+    model = Edition
+    fields = ["position", "publisher", "year", "article_number", "note"]
+    autocomplete_fields = ["publisher"]
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = [
+        "title", "players_label", "min_age", "duration_minutes", "complexity", "year",
+        "demo_engine", "is_published", "updated_at",
+    ]  # fmt: skip
+    list_filter = ["is_published", "complexity", "demo_engine", "publishers"]
+    list_editable = ["is_published"]
+    search_fields = ["title", "original_title", "short_description", "article_number"]
+    prepopulated_fields = {"slug": ["title"]}
+    autocomplete_fields = ["publishers", "authors", "illustrators"]
+    readonly_fields = ["created_at", "updated_at"]
+    inlines = [EditionInline]
+    fieldsets = [
+        (None, {"fields": ["title", "slug", "original_title", "short_description", "lead"]}),
+        (
+            "Auf einen Blick",
+            {
+                "fields": [
+                    ("players_min", "players_max"),
+                    ("min_age", "duration_minutes"),
+                    ("year", "complexity"),
+                    ("card_count", "article_number"),
+                    "audience",
+                    "good_to_know",
+                ]
+            },
+        ),
+        ("Menschen & Verlage", {"fields": ["publishers", "authors", "illustrators"]}),
+        ("Demo & Veröffentlichung", {"fields": ["demo_engine", "is_published"]}),
+        ("Verlauf", {"fields": ["created_at", "updated_at"], "classes": ["collapse"]}),
+    ]
+
+    @admin.display(description="Spieler", ordering="players_min")
+    def players_label(self, game):
+        return game.players_label
+
+
+@admin.register(Person)
+class PersonAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug"]
+    search_fields = ["name"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(Publisher)
+class PublisherAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug"]
+    search_fields = ["name"]
+    prepopulated_fields = {"slug": ["name"]}

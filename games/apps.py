@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+class GamesConfig(AppConfig):
+    name = "games"
+    verbose_name = "Spiele"
+
+    def ready(self):
+        from games.editors import ensure_editors_group
+
+        # Permissions exist only after migrate has run, so the group is filled then.
+        post_migrate.connect(ensure_editors_group, dispatch_uid="games.ensure_editors_group")

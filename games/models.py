@@ -1,0 +1,176 @@
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.text import slugify
+
+
+class Person(models.Model):
+    name = models.CharField("Name", max_length=120, unique=True)
+    slug = models.SlugField("Kürzel", max_length=140, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = "Person"
+        verbose_name_plural = "Personen"
+
+    def __str__(self):
+        return self.name
+
+    def save(self, *args, **kwargs):
+        if not self.slug:
+            self.slug = slugify(self.name)
+        super().save(*args, **kwargs)
+
+
+class Publisher(models.Model):
+    name = models.CharField("Name", max_length=120, unique=True)
+    slug = models.SlugField("Kürzel", max_length=140, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = "Verlag"
+        verbose_name_plural = "Verlage"
+
+    def __str__(self):
+        return self.name
+
+    def save(self, *args, **kwargs):
+        if not self.slug:
+            self.slug = slugify(self.name)
+        super().save(*args, **kwargs)
+
+
+class GameQuerySet(models.QuerySet):
+    def published(self):
+        return self.filter(is_published=True)
+
+    def visible_to(self, user):
+        """Staff preview drafts on the site; everybody else sees published games only."""
+        if user.is_authenticated and user.is_staff:
+            return self
+        return self.published()
+
+    def for_players(self, count):
+        return self.filter(players_min__lte=count, players_max__gte=count)
+
+    def search(self, text):
+        text = text.strip()
+        if not text:
+            return self
+        return self.filter(
+            Q(title__icontains=text)
+            | Q(original_title__icontains=text)
+            | Q(short_description__icontains=text)
+            | Q(publishers__name__icontains=text)
+            | Q(authors__name__icontains=text)
+        ).distinct()
+
+
+class Game(models.Model):
+    class Complexity(models.IntegerChoices):
+        EINSTEIGER = 1, "Einsteiger"
+        FORTGESCHRITTENE = 2, "Fortgeschrittene"
+        KENNER = 3, "Kenner"
+
+    class DemoEngine(models.TextChoices):
+        NONE = "", "keine Demo"
+        KAETZCHEN = "kaetzchen", "Kätzchen-Angeln"
+        ALPAKA = "alpaka", "Alpaka"
+
+    title = models.CharField("Titel", max_length=120)
+    slug = models.SlugField("Adresse (Slug)", max_length=120, unique=True)
+    original_title = models.CharField("Originaltitel", max_length=120, blank=True)
+    short_description = models.CharField(
+        "Kurzbeschreibung",
+        max_length=160,
+        help_text="Ein Satz für Katalog und Suchmaschinen (höchstens 160 Zeichen).",
+    )
+    lead = models.TextField("Einleitung", blank=True, help_text="Markdown, 2–4 Sätze.")
+    players_min = models.PositiveSmallIntegerField("Spieler min.")
+    players_max = models.PositiveSmallIntegerField("Spieler max.")
+    min_age = models.PositiveSmallIntegerField("Alter ab")
+    duration_minutes = models.PositiveSmallIntegerField("Dauer (Minuten)")
+    year = models.PositiveSmallIntegerField("Erscheinungsjahr", null=True, blank=True)
+    complexity = models.PositiveSmallIntegerField(
+        "Komplexität", choices=Complexity.choices, default=Complexity.EINSTEIGER
+    )
+    card_count = models.PositiveSmallIntegerField("Kartenzahl", null=True, blank=True)
+    article_number = models.CharField("Artikelnummer", max_length=40, blank=True)
+    audience = models.CharField("Für wen", max_length=120, blank=True)
+    good_to_know = models.CharField("Wissenswert", max_length=300, blank=True)
+    publishers = models.ManyToManyField(
+        Publisher, verbose_name="Verlage", related_name="games", blank=True
+    )
+    authors = models.ManyToManyField(
+        Person, verbose_name="Autoren", related_name="authored_games", blank=True
+    )
+    illustrators = models.ManyToManyField(
+        Person, verbose_name="Illustration", related_name="illustrated_games", blank=True
+    )
+    demo_engine = models.CharField(
+        "Demo", max_length=20, choices=DemoEngine.choices, blank=True, default=""
+    )
+    is_published = models.BooleanField("veröffentlicht", default=False)
+    created_at = models.DateTimeField("angelegt", auto_now_add=True)
+    updated_at = models.DateTimeField("zuletzt geändert", auto_now=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["title"]
+        verbose_name = "Spiel"
+        verbose_name_plural = "Spiele"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(players_min__lte=models.F("players_max")),
+                name="game_players_min_lte_max",
+            ),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("games:detail", kwargs={"slug": self.slug})
+
+    def get_demo_url(self):
+        return reverse("games:demo", kwargs={"slug": self.slug})
+
+    @property
+    def players_label(self):
+        if self.players_min == self.players_max:
+            return f"{self.players_min}"
+        return f"{self.players_min}–{self.players_max}"
+
+    @property
+    def has_demo(self):
+        return bool(self.demo_engine)
+
+
+class Edition(models.Model):
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="editions", verbose_name="Spiel"
+    )
+    publisher = models.ForeignKey(
+        Publisher,
+        on_delete=models.PROTECT,
+        related_name="editions",
+        verbose_name="Verlag",
+        null=True,
+        blank=True,
+    )
+    year = models.PositiveSmallIntegerField("Jahr", null=True, blank=True)
+    article_number = models.CharField("Artikelnummer", max_length=40, blank=True)
+    note = models.CharField("Anmerkung", max_length=200, blank=True)
+    position = models.PositiveSmallIntegerField("Reihenfolge", default=0)
+
+    class Meta:
+        ordering = ["position", "year", "pk"]
+        verbose_name = "Ausgabe"
+        verbose_name_plural = "Ausgaben"
+
+    def __str__(self):
+        parts = [str(self.publisher) if self.publisher else "Ausgabe"]
+        if self.year:
+            parts.append(str(self.year))
+        return " ".join(parts)

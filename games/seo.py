@@ -1,0 +1,61 @@
+"""Structured data (schema.org JSON-LD) for game pages."""
+
+from django.conf import settings
+
+
+def absolute_url(request, path: str) -> str:
+    if request is not None:
+        return request.build_absolute_uri(path)
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def game_json_ld(request, game, article=None) -> list[dict]:
+    url = absolute_url(request, game.get_absolute_url())
+    data = {
+        "@context": "https://schema.org",
+        "@type": "Game",
+        "@id": url + "#spiel",
+        "name": game.title,
+        "url": url,
+        "description": game.short_description,
+        "inLanguage": "de",
+        "numberOfPlayers": {
+            "@type": "QuantitativeValue",
+            "minValue": game.players_min,
+            "maxValue": game.players_max,
+        },
+        "typicalAgeRange": f"{game.min_age}-",
+        "timeRequired": f"PT{game.duration_minutes}M",
+    }
+    if game.original_title:
+        data["alternateName"] = game.original_title
+    if game.article_number:
+        data["identifier"] = game.article_number
+    if game.year:
+        data["datePublished"] = str(game.year)
+    if authors := [{"@type": "Person", "name": p.name} for p in game.authors.all()]:
+        data["author"] = authors
+    if illustrators := [{"@type": "Person", "name": p.name} for p in game.illustrators.all()]:
+        data["contributor"] = illustrators
+    if publishers := [{"@type": "Organization", "name": p.name} for p in game.publishers.all()]:
+        data["publisher"] = publishers
+    page = {
+        "@context": "https://schema.org",
+        "@type": "WebPage",
+        "url": url,
+        "name": f"{game.title} – Spielregeln",
+        "inLanguage": "de",
+        "about": {"@id": url + "#spiel"},
+        "dateModified": game.updated_at.isoformat(),
+    }
+    if article is not None and article.rulebook_read_on:
+        page["lastReviewed"] = article.rulebook_read_on.isoformat()
+    breadcrumbs = {
+        "@context": "https://schema.org",
+        "@type": "BreadcrumbList",
+        "itemListElement": [
+            {"@type": "ListItem", "position": 1, "name": "Spiele", "item": absolute_url(request, "/")},
+            {"@type": "ListItem", "position": 2, "name": game.title, "item": url},
+        ],
+    }
+    return [data, page, breadcrumbs]

@@ -1,0 +1,136 @@
+"""Loads the initial content shipped in rules/content/*.toml.
+
+A game that already exists (matched by slug) is left alone entirely, so running
+the loader again – as `make run` does every time – never overwrites what an
+editor changed in the admin.
+"""
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.db import transaction
+
+from games.models import Edition, Game, Person, Publisher
+from rules.models import CommonMistake, RulesArticle, Section, WorkedExample
+
+CONTENT_DIR = Path(__file__).resolve().parent / "content"
+
+GAME_FIELDS = (
+    "title", "original_title", "short_description", "lead", "players_min", "players_max",
+    "min_age", "duration_minutes", "year", "card_count", "article_number", "demo_engine",
+    "audience", "good_to_know",
+)  # fmt: skip
+ARTICLE_FIELDS = (
+    "rulebook_title", "rulebook_publisher", "rulebook_version", "rulebook_year",
+    "rulebook_pages", "rulebook_read_on", "source_note",
+)  # fmt: skip
+COMPLEXITY = {
+    "einsteiger": Game.Complexity.EINSTEIGER,
+    "fortgeschrittene": Game.Complexity.FORTGESCHRITTENE,
+    "kenner": Game.Complexity.KENNER,
+}
+
+
+@dataclass
+class LoadReport:
+    created: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def content_files(directory: Path = CONTENT_DIR) -> list[Path]:
+    return sorted(directory.glob("*.toml"))
+
+
+def read_content(path: Path) -> dict:
+    with path.open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def load_all(directory: Path = CONTENT_DIR, publish: bool = True) -> LoadReport:
+    report = LoadReport()
+    for path in content_files(directory):
+        data = read_content(path)
+        slug = data["game"]["slug"]
+        if Game.objects.filter(slug=slug).exists():
+            report.skipped.append(slug)
+            continue
+        create_game(data, publish=publish)
+        report.created.append(slug)
+    return report
+
+
+@transaction.atomic
+def create_game(data: dict, publish: bool = True) -> Game:
+    game_data = data["game"]
+    game = Game.objects.create(
+        slug=game_data["slug"],
+        complexity=COMPLEXITY[game_data.get("complexity", "einsteiger")],
+        is_published=publish,
+        **{name: _value(game_data, name) for name in GAME_FIELDS if name in game_data},
+    )
+    game.publishers.set(_publishers(game_data.get("publishers", [])))
+    game.authors.set(_people(game_data.get("authors", [])))
+    game.illustrators.set(_people(game_data.get("illustrators", [])))
+    for position, edition in enumerate(game_data.get("editions", [])):
+        Edition.objects.create(
+            game=game,
+            publisher=_publishers([edition["publisher"]])[0] if edition.get("publisher") else None,
+            year=edition.get("year"),
+            article_number=edition.get("article_number", ""),
+            note=edition.get("note", ""),
+            position=position,
+        )
+
+    article = RulesArticle.objects.create(
+        game=game,
+        status=RulesArticle.Status.PUBLISHED if publish else RulesArticle.Status.DRAFT,
+        **{name: data["article"][name] for name in ARTICLE_FIELDS if name in data["article"]},
+    )
+    Section.objects.bulk_create(
+        Section(
+            article=article,
+            kind=section["kind"],
+            title=section.get("title", ""),
+            body=section.get("body", "").strip(),
+            pages=section.get("pages", ""),
+            position=position,
+        )
+        for position, section in enumerate(data.get("sections", []))
+    )
+    WorkedExample.objects.bulk_create(
+        WorkedExample(
+            article=article,
+            title=example["title"],
+            body=example["body"].strip(),
+            pages=example.get("pages", ""),
+            engine_check=example.get("check"),
+            expect=example.get("expect"),
+            position=position,
+        )
+        for position, example in enumerate(data.get("examples", []))
+    )
+    CommonMistake.objects.bulk_create(
+        CommonMistake(
+            article=article,
+            title=mistake["title"],
+            body=mistake["body"].strip(),
+            pages=mistake.get("pages", ""),
+            position=position,
+        )
+        for position, mistake in enumerate(data.get("mistakes", []))
+    )
+    return game
+
+
+def _value(data: dict, name: str):
+    value = data[name]
+    return value.strip() if isinstance(value, str) else value
+
+
+def _people(names: list[str]) -> list[Person]:
+    return [Person.objects.get_or_create(name=name)[0] for name in names]
+
+
+def _publishers(names: list[str]) -> list[Publisher]:
+    return [Publisher.objects.get_or_create(name=name)[0] for name in names]

@@ -1,0 +1,127 @@
+from django.db import models
+from django.utils import timezone
+
+from games.models import Game
+
+
+class RulesArticle(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Entwurf"
+        PUBLISHED = "published", "veröffentlicht"
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="article", verbose_name="Spiel"
+    )
+    status = models.CharField(
+        "Status", max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    rulebook_title = models.CharField("Regelheft", max_length=160, blank=True)
+    rulebook_publisher = models.CharField("Herausgeber des Regelhefts", max_length=120, blank=True)
+    rulebook_version = models.CharField("Version", max_length=40, blank=True)
+    rulebook_year = models.PositiveSmallIntegerField("Jahr", null=True, blank=True)
+    rulebook_pages = models.PositiveSmallIntegerField("Seiten", null=True, blank=True)
+    rulebook_read_on = models.DateField("gelesen am", null=True, blank=True)
+    source_note = models.CharField("Quelle (Satz)", max_length=300, blank=True)
+    published_at = models.DateTimeField("veröffentlicht am", null=True, blank=True)
+    updated_at = models.DateTimeField("zuletzt geändert", auto_now=True)
+
+    class Meta:
+        verbose_name = "Regelartikel"
+        verbose_name_plural = "Regelartikel"
+
+    def __str__(self):
+        return f"Regeln: {self.game.title}"
+
+    def get_absolute_url(self):
+        return self.game.get_absolute_url()
+
+    @property
+    def is_published(self):
+        return self.status == self.Status.PUBLISHED
+
+    def save(self, *args, **kwargs):
+        if self.is_published and self.published_at is None:
+            self.published_at = timezone.now()
+        super().save(*args, **kwargs)
+
+
+class Section(models.Model):
+    class Kind(models.TextChoices):
+        AT_A_GLANCE = "auf-einen-blick", "Auf einen Blick"
+        GOAL = "ziel", "Ziel des Spiels"
+        MATERIAL = "material", "Material"
+        SETUP = "aufbau", "Aufbau"
+        PLAY = "ablauf", "Ablauf"
+        END = "spielende", "Spielende und Wertung"
+        EXAMPLES = "beispiel", "Beispiele"
+        MISTAKES = "irrtuemer", "Häufige Irrtümer"
+        TIPS = "tipps", "Tipps"
+        VARIANTS = "varianten", "Varianten und Festlegungen"
+        ONLINE = "online", "So funktioniert die Demo"
+        STATISTICS = "statistik", "Statistik"
+        EDITIONS = "ausgaben", "Ausgaben & Erweiterungen"
+        CREDITS = "autoren", "Autoren & Verlag"
+        HISTORY = "geschichte", "Geschichte"
+
+    article = models.ForeignKey(
+        RulesArticle, on_delete=models.CASCADE, related_name="sections", verbose_name="Artikel"
+    )
+    kind = models.CharField("Art", max_length=20, choices=Kind.choices)
+    title = models.CharField(
+        "Überschrift", max_length=120, blank=True, help_text="Leer: Standardüberschrift der Art."
+    )
+    body = models.TextField("Text (Markdown)", blank=True)
+    pages = models.CharField("Seitenangabe", max_length=40, blank=True, help_text="z. B. „S. 1–2“")
+    position = models.PositiveSmallIntegerField("Reihenfolge", default=0)
+
+    class Meta:
+        ordering = ["position", "pk"]
+        verbose_name = "Abschnitt"
+        verbose_name_plural = "Abschnitte"
+        constraints = [
+            models.UniqueConstraint(fields=["article", "kind"], name="section_kind_once"),
+        ]
+
+    def __str__(self):
+        return self.heading
+
+    @property
+    def heading(self):
+        return self.title or self.get_kind_display()
+
+    @property
+    def anchor(self):
+        return self.kind
+
+
+class OrderedArticlePart(models.Model):
+    article = models.ForeignKey(RulesArticle, on_delete=models.CASCADE, verbose_name="Artikel")
+    title = models.CharField("Titel", max_length=160)
+    body = models.TextField("Text (Markdown)")
+    pages = models.CharField("Seitenangabe", max_length=40, blank=True)
+    position = models.PositiveSmallIntegerField("Reihenfolge", default=0)
+
+    class Meta:
+        abstract = True
+        ordering = ["position", "pk"]
+
+    def __str__(self):
+        return self.title
+
+
+class WorkedExample(OrderedArticlePart):
+    # A machine-checkable description of the example; CI runs it through the engine.
+    engine_check = models.JSONField("Prüfung (Engine-Eingabe)", null=True, blank=True)
+    expect = models.JSONField("Erwartetes Ergebnis", null=True, blank=True)
+
+    class Meta(OrderedArticlePart.Meta):
+        default_related_name = "examples"
+        verbose_name = "Beispiel"
+        verbose_name_plural = "Beispiele"
+
+
+class CommonMistake(OrderedArticlePart):
+    class Meta(OrderedArticlePart.Meta):
+        default_related_name = "mistakes"
+        verbose_name = "Häufiger Irrtum"
+        verbose_name_plural = "Häufige Irrtümer"

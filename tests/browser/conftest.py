@@ -1,0 +1,72 @@
+"""Playwright driving Debian's Chromium against Django's live server."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 768}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        # Never a silent skip: CI must run these tests (`make test` installs Chromium).
+        pytest.fail(f"Chromium fehlt unter {CHROMIUM}; `make browser` installiert es.")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(viewport=DESKTOP, locale="de-DE", base_url=live_server.url)
+    page = context.new_page()
+    external = []
+    # The site must never load anything from another host.
+    page.on(
+        "request",
+        lambda request: external.append(request.url)
+        if not request.url.startswith((live_server.url, "data:", "about:"))
+        else None,
+    )
+    console_errors = []
+    page.on("console", lambda msg: console_errors.append(msg.text) if msg.type == "error" else None)
+    yield page
+    context.close()
+    assert external == [], f"Requests to other hosts: {external}"
+    assert console_errors == [], f"Console errors (e.g. CSP violations): {console_errors}"
+
+
+def assert_accessible(page):
+    """axe-core (bundled with axe-playwright-python): no serious or critical violations."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    bad = [
+        f"{v['id']} ({v['impact']}): {v['help']} – {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert bad == [], "\n".join(bad)
+
+
+def screenshot(page, name):
+    """Screenshots for humans to look at; written only when SCREENSHOT_DIR is set."""
+    directory = os.environ.get("SCREENSHOT_DIR")
+    if directory:
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(directory) / f"{name}.png"), full_page=True)

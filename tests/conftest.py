@@ -1,0 +1,30 @@
+import os
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; Django's ORM
+# calls made by the live server's fixtures must still be allowed.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def content(db):
+    """The shipped initial content, loaded exactly as `make run` does."""
+    from rules.content_loader import load_all
+
+    return load_all()
+
+
+@pytest.fixture
+def editor(db, django_user_model):
+    from games.editors import ensure_editors_group
+
+    user = django_user_model.objects.create_user("editor", password="geheim-123", is_staff=True)
+    user.groups.add(ensure_editors_group())
+    return user
+
+
+@pytest.fixture
+def editor_client(client, editor):
+    client.force_login(editor)
+    return client

@@ -1,0 +1,40 @@
+"""Small builders for test data (no factory library needed for these few models)."""
+
+from games.models import Game, Person, Publisher
+from rules.models import CommonMistake, RulesArticle, Section, WorkedExample
+
+
+def make_game(slug="testspiel", published=True, **fields) -> Game:
+    defaults = {
+        "title": slug.replace("-", " ").title(),
+        "short_description": f"Kurzbeschreibung von {slug}.",
+        "players_min": 2,
+        "players_max": 4,
+        "min_age": 8,
+        "duration_minutes": 20,
+        "is_published": published,
+    }
+    defaults.update(fields)
+    return Game.objects.create(slug=slug, **defaults)
+
+
+def make_article(game, published=True, sections=("ziel", "ablauf", "beispiel", "irrtuemer")):
+    article = RulesArticle.objects.create(
+        game=game,
+        status=RulesArticle.Status.PUBLISHED if published else RulesArticle.Status.DRAFT,
+        rulebook_title="Spielregel",
+        rulebook_publisher="Testverlag",
+    )
+    for position, kind in enumerate(sections):
+        Section.objects.create(
+            article=article, kind=kind, body=f"Text zu **{kind}**.", pages="S. 1", position=position
+        )
+    WorkedExample.objects.create(article=article, title="Ein Beispiel", body="So geht es.")
+    CommonMistake.objects.create(article=article, title="Ein Irrtum", body="Falsch gedacht.")
+    return article
+
+
+def add_people(game, authors=("Ada Autorin",), illustrators=("Ivo Illu",), publishers=("Verlag A",)):
+    game.authors.set([Person.objects.get_or_create(name=n)[0] for n in authors])
+    game.illustrators.set([Person.objects.get_or_create(name=n)[0] for n in illustrators])
+    game.publishers.set([Publisher.objects.get_or_create(name=n)[0] for n in publishers])
