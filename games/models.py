@@ -174,3 +174,32 @@ class Edition(models.Model):
         if self.year:
             parts.append(str(self.year))
         return " ".join(parts)
+
+
+class DemoGame(models.Model):
+    """One visitor's running in-page demo of one engine.
+
+    Game state lives in this row, never in the session dict: concurrent htmx
+    requests would overwrite each other's session writes. `version` counts
+    applied actions; every state-changing request names the version it expects.
+    """
+
+    visitor = models.CharField("Besucher", max_length=64)
+    engine = models.CharField("Engine", max_length=20)
+    state = models.JSONField("Zustand")
+    version = models.PositiveIntegerField("Version", default=0)
+    # Per-visitor facts that outlive one game (games played, starter, preferences).
+    profile = models.JSONField("Profil", default=dict, blank=True)
+    created_at = models.DateTimeField("angelegt", auto_now_add=True)
+    updated_at = models.DateTimeField("zuletzt gespielt", auto_now=True)
+
+    class Meta:
+        verbose_name = "Demo-Partie"
+        verbose_name_plural = "Demo-Partien"
+        constraints = [
+            models.UniqueConstraint(fields=["visitor", "engine"], name="demo_game_per_visitor"),
+        ]
+        indexes = [models.Index(fields=["updated_at"])]
+
+    def __str__(self):
+        return f"{self.engine} · {self.visitor[:8]}"

@@ -12,9 +12,7 @@ class RulesArticle(models.Model):
     game = models.OneToOneField(
         Game, on_delete=models.CASCADE, related_name="article", verbose_name="Spiel"
     )
-    status = models.CharField(
-        "Status", max_length=10, choices=Status.choices, default=Status.DRAFT
-    )
+    status = models.CharField("Status", max_length=10, choices=Status.choices, default=Status.DRAFT)
     rulebook_title = models.CharField("Regelheft", max_length=160, blank=True)
     rulebook_publisher = models.CharField("Herausgeber des Regelhefts", max_length=120, blank=True)
     rulebook_version = models.CharField("Version", max_length=40, blank=True)
@@ -32,17 +30,17 @@ class RulesArticle(models.Model):
     def __str__(self):
         return f"Regeln: {self.game.title}"
 
+    def save(self, *args, **kwargs):
+        if self.is_published and self.published_at is None:
+            self.published_at = timezone.now()
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self):
         return self.game.get_absolute_url()
 
     @property
     def is_published(self):
         return self.status == self.Status.PUBLISHED
-
-    def save(self, *args, **kwargs):
-        if self.is_published and self.published_at is None:
-            self.published_at = timezone.now()
-        super().save(*args, **kwargs)
 
 
 class Section(models.Model):

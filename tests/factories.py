@@ -34,7 +34,9 @@ def make_article(game, published=True, sections=("ziel", "ablauf", "beispiel", "
     return article
 
 
-def add_people(game, authors=("Ada Autorin",), illustrators=("Ivo Illu",), publishers=("Verlag A",)):
+def add_people(
+    game, authors=("Ada Autorin",), illustrators=("Ivo Illu",), publishers=("Verlag A",)
+):
     game.authors.set([Person.objects.get_or_create(name=n)[0] for n in authors])
     game.illustrators.set([Person.objects.get_or_create(name=n)[0] for n in illustrators])
     game.publishers.set([Publisher.objects.get_or_create(name=n)[0] for n in publishers])

@@ -9,7 +9,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def games():
     duo = make_game("duo", players_min=2, players_max=2, min_age=4, duration_minutes=10)
-    party = make_game("party", players_min=3, players_max=8, min_age=10, duration_minutes=45, complexity=2)
+    party = make_game(
+        "party", players_min=3, players_max=8, min_age=10, duration_minutes=45, complexity=2
+    )
     secret = make_game("geheim", published=False)
     add_people(party, authors=("Berta Brettspiel",), publishers=("Spaßverlag",))
     for game in (duo, party, secret):
@@ -59,7 +61,9 @@ def test_filters(client, games, query, expected):
 
 
 def test_htmx_request_gets_only_the_results_region(client, games):
-    response = client.get(reverse("games:catalogue"), {"spieler": "2"}, headers={"HX-Request": "true"})
+    response = client.get(
+        reverse("games:catalogue"), {"spieler": "2"}, headers={"HX-Request": "true"}
+    )
     html = response.content.decode()
     assert response.status_code == 200
     assert html.lstrip().startswith('<section id="ergebnisse"')

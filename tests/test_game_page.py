@@ -19,7 +19,12 @@ def json_ld_blocks(html):
 @pytest.fixture
 def game():
     game = make_game("the-test", title="The Test", article_number="01807", year=2018, card_count=52)
-    add_people(game, authors=("Brad Ross", "Don Ullman"), illustrators=("Raimund Frey",), publishers=("AMIGO",))
+    add_people(
+        game,
+        authors=("Brad Ross", "Don Ullman"),
+        illustrators=("Raimund Frey",),
+        publishers=("AMIGO",),
+    )
     make_article(game)
     return game
 
@@ -28,9 +33,22 @@ def test_game_page_shows_metadata_sections_examples_and_mistakes(client, game):
     response = client.get(game.get_absolute_url())
     html = response.content.decode()
     assert response.status_code == 200
-    for text in ("Auf einen Blick", "2–4 Personen", "ab 8 Jahren", "etwa 20 Minuten", "Einsteiger",
-                 "AMIGO", "Brad Ross, Don Ullman", "Raimund Frey", "01807", "Ziel des Spiels",
-                 "Ein Beispiel", "Ein Irrtum", "Zuletzt aktualisiert", "S. 1"):
+    for text in (
+        "Auf einen Blick",
+        "2–4 Personen",
+        "ab 8 Jahren",
+        "etwa 20 Minuten",
+        "Einsteiger",
+        "AMIGO",
+        "Brad Ross, Don Ullman",
+        "Raimund Frey",
+        "01807",
+        "Ziel des Spiels",
+        "Ein Beispiel",
+        "Ein Irrtum",
+        "Zuletzt aktualisiert",
+        "S. 1",
+    ):
         assert text in html, text
     # Sections appear in their stored order.
     assert html.index('id="ziel"') < html.index('id="ablauf"') < html.index('id="beispiel"')

@@ -4,7 +4,9 @@ from rules.rendering import render_markdown
 
 
 def test_markdown_keeps_allowed_formatting():
-    html = render_markdown("Ein **wichtiger** Satz.\n\n- eins\n- zwei\n\n| A | B |\n|---|---|\n| 1 | 2 |")
+    html = render_markdown(
+        "Ein **wichtiger** Satz.\n\n- eins\n- zwei\n\n| A | B |\n|---|---|\n| 1 | 2 |"
+    )
     assert "<strong>wichtiger</strong>" in html
     assert "<ul>" in html and "<li>eins</li>" in html
     assert "<table>" in html and "<td>1</td>" in html
@@ -26,7 +28,17 @@ def test_markdown_keeps_allowed_formatting():
 def test_sanitizer_strips_scripts_and_event_handlers(attack):
     html = render_markdown(f"Vorher\n\n{attack}\n\nNachher")
     lowered = html.lower()
-    for forbidden in ("<script", "onerror", "onclick", "onload", "javascript:", "<iframe", "<style", "<img", "<svg"):
+    for forbidden in (
+        "<script",
+        "onerror",
+        "onclick",
+        "onload",
+        "javascript:",
+        "<iframe",
+        "<style",
+        "<img",
+        "<svg",
+    ):
         assert forbidden not in lowered, html
     assert "Vorher" in html and "Nachher" in html
 

@@ -39,9 +39,11 @@ def page(browser, live_server):
     # The site must never load anything from another host.
     page.on(
         "request",
-        lambda request: external.append(request.url)
-        if not request.url.startswith((live_server.url, "data:", "about:"))
-        else None,
+        lambda request: (
+            external.append(request.url)
+            if not request.url.startswith((live_server.url, "data:", "about:"))
+            else None
+        ),
     )
     console_errors = []
     page.on("console", lambda msg: console_errors.append(msg.text) if msg.type == "error" else None)
@@ -56,6 +58,7 @@ def assert_accessible(page):
     from axe_playwright_python.sync_playwright import Axe
 
     results = Axe().run(page)
+    assert results.response["passes"], "axe-core did not run"
     bad = [
         f"{v['id']} ({v['impact']}): {v['help']} – {[n['target'] for n in v['nodes']][:3]}"
         for v in results.response["violations"]
