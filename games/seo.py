@@ -54,7 +54,12 @@ def game_json_ld(request, game, article=None) -> list[dict]:
         "@context": "https://schema.org",
         "@type": "BreadcrumbList",
         "itemListElement": [
-            {"@type": "ListItem", "position": 1, "name": "Spiele", "item": absolute_url(request, "/")},
+            {
+                "@type": "ListItem",
+                "position": 1,
+                "name": "Spiele",
+                "item": absolute_url(request, "/"),
+            },
             {"@type": "ListItem", "position": 2, "name": game.title, "item": url},
         ],
     }
