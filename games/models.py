@@ -91,6 +91,11 @@ class Game(models.Model):
     min_age = models.PositiveSmallIntegerField("Alter ab")
     duration_minutes = models.PositiveSmallIntegerField("Dauer (Minuten)")
     year = models.PositiveSmallIntegerField("Erscheinungsjahr", null=True, blank=True)
+    is_traditional = models.BooleanField(
+        "traditionelles Spiel",
+        default=False,
+        help_text="Volksgut ohne Verlag und Erscheinungsjahr (z. B. mit einem Standardblatt).",
+    )
     complexity = models.PositiveSmallIntegerField(
         "Komplexität", choices=Complexity.choices, default=Complexity.EINSTEIGER
     )

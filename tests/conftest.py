@@ -28,3 +28,18 @@ def editor(db, django_user_model):
 def editor_client(client, editor):
     client.force_login(editor)
     return client
+
+
+_skipped_browser_tests = []
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped and "browser" in report.keywords:
+        _skipped_browser_tests.append(report.nodeid)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    # In CI a skipped browser test is a failure: the browser checks must really run there.
+    if os.environ.get("CI") and _skipped_browser_tests:
+        print(f"\nBrowser tests were skipped in CI: {_skipped_browser_tests}")
+        session.exitstatus = 1
