@@ -1,0 +1,658 @@
+"""The Alpaka game engine (protocol: ``games.engines.base``).
+
+State shape (plain JSON data; cards are ``"1"`` … ``"6"`` and ``"A"``)::
+
+    {
+      "game": "alpaka", "version": 1, "seed": int, "players": n,
+      "variant": "klassisch" | "englert", "target": 20 | 40 | 60 | 80,
+      "names": [str] * n,
+      "phase": "play" | "scoring" | "over",
+      "round": int,                # 1-based, counts deals
+      "dealer": seat, "turn": seat | None,
+      "hands": [[card]],           # sorted; kept (and revealed) during scoring
+      "draw_pile": [card],         # the top is the last element
+      "discard": [card],           # the top is the last element
+      "in_round": [bool],          # dealt into the current round
+      "quit": [bool],              # out for the current round
+      "left": [bool],              # left the room: out for the rest of the game
+      "chips": [{"black": b, "white": w}],
+      "confirmed": [bool],         # scoring phase: seat pressed „Weiter“
+      "round_result": None | {"round", "reason", "seat", "rows": [  # one row per seat
+          {"seat", "in_round", "hand", "hand_score", "points", "returned", "chips", "total"}]},
+      "score_sheet": [[int | None] * n],  # per round: points paid, −1 for a returned chip
+      "outcome": None | {"winners", "points", "reason"},
+    }
+
+Phases: ``play`` (``turn`` acts: play/draw/quit) → ``scoring`` (every seat still
+in the game sends ``continue``; ``force_continue`` skips the wait) → next
+``play`` … → ``over`` once someone reaches the target or fewer than two
+players remain.
+
+``view(state, seat)``: ``game, seat, variant, target, names, phase, round,
+dealer, turn, to_act, hand`` (own, sorted; ``None`` for spectators), ``seats``
+(per seat: ``name, hand_size, in_round, quit, left, confirmed, chips, points``),
+``discard_top, discard_size, draw_size, round_result`` (scoring/over: every hand
+of the round, public then), ``score_sheet, legal_actions, outcome``.
+
+Events (all with a German ``text``): ``deal`` (round, dealer, seat = starter,
+card = open card), ``play`` (seat, card), ``draw`` (seat; never the card),
+``quit`` (seat, automatic), ``round_end`` (reason "empty_hand" | "all_quit" |
+"stuck", seat), ``score`` (seat, hand_score, points, swapped, chips),
+``chip_return`` (seat, chip "white" | "black" | None, points, chips),
+``continue`` (seat), ``continue_forced``, ``leave`` (seat), ``game_over``
+(reason, winners, points).
+
+Every round is shuffled with ``random.Random(f"alpaka:{seed}:{round}")``, so
+the seed plus the action log replays a game exactly (see ``replay``).
+"""
+
+from __future__ import annotations
+
+import marshal
+import random
+
+from games.engines.base import IllegalAction
+
+from . import texts
+from .rules import (
+    CARDS,
+    CLASSIC,
+    COPIES,
+    DEFAULT_TARGET,
+    ENGLERT,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TARGETS,
+    VARIANTS,
+    add_points,
+    can_play,
+    chip_points,
+    hand_score,
+    playable_cards,
+    return_chip,
+    returned_chip,
+    sort_cards,
+)
+
+PLAY = "play"
+SCORING = "scoring"
+OVER = "over"
+
+FIRST_DEALER = 0  # seat 0 (usually the host) deals first, so seat 1 starts
+
+CONTINUE = {"type": "continue"}
+DRAW = {"type": "draw"}
+QUIT = {"type": "quit"}
+
+
+def _clone(state: dict) -> dict:
+    # A marshal round-trip is a fast deep copy for plain JSON-like data.
+    return marshal.loads(marshal.dumps(state))
+
+
+# --- Creating and dealing ------------------------------------------------------
+
+
+def new_game(seed: int, players: int, options: dict | None = None) -> dict:
+    """A fresh game with the first round dealt.
+
+    ``options``: ``variant`` ("klassisch" | "englert"), ``target`` (20/40/60/80),
+    ``names`` (one display name per seat, only used in texts).
+    """
+    options = dict(options or {})
+    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Alpaka braucht {MIN_PLAYERS} bis {MAX_PLAYERS} Spieler.")
+    variant = options.get("variant", CLASSIC)
+    if variant not in VARIANTS:
+        raise ValueError(f"Unbekanntes Regelwerk „{variant}“.")
+    target = options.get("target", DEFAULT_TARGET)
+    if target not in TARGETS:
+        raise ValueError("Die Zielpunktzahl muss 20, 40, 60 oder 80 sein.")
+    names = options.get("names") or [f"Spieler {seat + 1}" for seat in range(players)]
+    if len(names) != players or not all(isinstance(name, str) for name in names):
+        raise ValueError("Für jeden Platz braucht es genau einen Namen.")
+    state = {
+        "game": "alpaka",
+        "version": 1,
+        "seed": seed,
+        "players": players,
+        "variant": variant,
+        "target": target,
+        "names": list(names),
+        "phase": PLAY,
+        "round": 0,
+        "dealer": None,
+        "turn": None,
+        "hands": [[] for _ in range(players)],
+        "draw_pile": [],
+        "discard": [],
+        "in_round": [False] * players,
+        "quit": [False] * players,
+        "left": [False] * players,
+        "chips": [{"black": 0, "white": 0} for _ in range(players)],
+        "confirmed": [False] * players,
+        "round_result": None,
+        "score_sheet": [],
+        "outcome": None,
+    }
+    _deal(state, [])
+    return state
+
+
+def _deal(state: dict, events: list) -> None:
+    n = state["players"]
+    left = state["left"]
+    state["round"] += 1
+    if state["dealer"] is None:
+        state["dealer"] = FIRST_DEALER
+    else:
+        state["dealer"] = _next_seat(state["dealer"], n, lambda seat: not left[seat])
+    seats = [seat for seat in range(n) if not left[seat]]
+    deck = [card for card in CARDS for _ in range(COPIES)]
+    random.Random(f"alpaka:{state['seed']}:{state['round']}").shuffle(deck)
+    hands: list[list[str]] = [[] for _ in range(n)]
+    for index, seat in enumerate(seats):
+        hands[seat] = sort_cards(deck[index * HAND_SIZE : (index + 1) * HAND_SIZE])
+    rest = deck[len(seats) * HAND_SIZE :]
+    state["hands"] = hands
+    state["discard"] = [rest.pop()]
+    state["draw_pile"] = rest
+    state["in_round"] = [not gone for gone in left]
+    state["quit"] = [False] * n
+    state["confirmed"] = [False] * n
+    state["round_result"] = None
+    state["phase"] = PLAY
+    dealer = state["dealer"]
+    state["turn"] = _next_seat(dealer, n, lambda seat: not left[seat])
+    names = state["names"]
+    events.append(
+        {
+            "type": "deal",
+            "round": state["round"],
+            "dealer": dealer,
+            "seat": state["turn"],
+            "card": state["discard"][-1],
+            "text": (
+                f"Runde {state['round']}: {names[dealer]} gibt, offen liegt "
+                f"{texts.card_a(state['discard'][-1])}. {names[state['turn']]} beginnt."
+            ),
+        }
+    )
+
+
+def _next_seat(seat: int, n: int, wanted) -> int | None:
+    """The first seat after ``seat`` (clockwise, ending with ``seat`` itself)
+    for which ``wanted(seat)`` holds."""
+    for step in range(1, n + 1):
+        candidate = (seat + step) % n
+        if wanted(candidate):
+            return candidate
+    return None
+
+
+def _active(state: dict, seat: int) -> bool:
+    return state["in_round"][seat] and not state["quit"][seat] and not state["left"][seat]
+
+
+def _active_seats(state: dict) -> list[int]:
+    return [seat for seat in range(state["players"]) if _active(state, seat)]
+
+
+# --- Queries -------------------------------------------------------------------
+
+
+def to_act(state: dict) -> list[int]:
+    if state["phase"] == PLAY:
+        return [state["turn"]]
+    if state["phase"] == SCORING:
+        return [
+            seat
+            for seat in range(state["players"])
+            if not state["left"][seat] and not state["confirmed"][seat]
+        ]
+    return []
+
+
+def _may_draw(state: dict, seat: int) -> bool:
+    # Drawing needs cards in the pile and at least one other player still in.
+    others = any(_active(state, other) for other in range(state["players"]) if other != seat)
+    return bool(state["draw_pile"]) and others
+
+
+def legal_actions(state: dict, seat: int) -> list[dict]:
+    if seat not in to_act(state):
+        return []
+    if state["phase"] == SCORING:
+        return [dict(CONTINUE)]
+    top = state["discard"][-1]
+    actions = [
+        {"type": "play", "card": card}
+        for card in playable_cards(state["hands"][seat], top, state["variant"])
+    ]
+    if _may_draw(state, seat):
+        actions.append(dict(DRAW))
+    actions.append(dict(QUIT))
+    return actions
+
+
+def outcome(state: dict) -> dict | None:
+    result = state["outcome"]
+    return None if result is None else _clone(result)
+
+
+def points(state: dict) -> list[int]:
+    """Every seat's minus points (the chips' value)."""
+    return [chip_points(chips) for chips in state["chips"]]
+
+
+# --- Applying actions --------------------------------------------------------------
+
+
+def apply(state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
+    """Apply ``seat``'s action; returns ``(new_state, events)``. Raises
+    ``IllegalAction`` (German message) and then leaves ``state`` untouched."""
+    _check_seat(state, seat)
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("Ungültige Aktion.")
+    kind = action["type"]
+    phase = state["phase"]
+    if phase == OVER:
+        raise IllegalAction("Die Partie ist vorbei.")
+    if phase == SCORING:
+        return _apply_continue(state, seat, kind)
+    if kind == "continue":
+        raise IllegalAction("Die Runde läuft noch – bestätigen kannst du erst bei der Wertung.")
+    if kind not in ("play", "draw", "quit"):
+        raise IllegalAction(f"Unbekannte Aktion „{kind}“.")
+    if state["left"][seat]:
+        raise IllegalAction("Du hast den Raum verlassen.")
+    if state["quit"][seat]:
+        raise IllegalAction("Du bist in dieser Runde schon ausgestiegen.")
+    if seat != state["turn"]:
+        raise IllegalAction("Du bist nicht am Zug.")
+    if kind == "play":
+        card = action.get("card")
+        _check_play(state, seat, card)
+        new = _clone(state)
+        return new, _play(new, seat, card)
+    if kind == "draw":
+        _check_draw(state, seat)
+        new = _clone(state)
+        return new, _draw(new, seat)
+    new = _clone(state)
+    return new, _quit(new, seat, automatic=False)
+
+
+def _check_seat(state: dict, seat: int) -> None:
+    if not isinstance(seat, int) or not 0 <= seat < state["players"]:
+        raise IllegalAction("Diesen Platz gibt es nicht.")
+
+
+def _check_play(state: dict, seat: int, card) -> None:
+    if not isinstance(card, str) or card not in CARDS:
+        raise IllegalAction(f"Unbekannte Karte „{card}“.")
+    if card not in state["hands"][seat]:
+        raise IllegalAction("Diese Karte hast du nicht auf der Hand.")
+    top = state["discard"][-1]
+    if not can_play(card, top, state["variant"]):
+        raise IllegalAction(
+            f"{texts.card_the(card, capital=True)} passt nicht auf {texts.card_the(top)}."
+        )
+
+
+def _check_draw(state: dict, seat: int) -> None:
+    others = any(_active(state, other) for other in range(state["players"]) if other != seat)
+    if not others:
+        raise IllegalAction("Alle anderen sind ausgestiegen – Ziehen geht nicht mehr.")
+    if not state["draw_pile"]:
+        raise IllegalAction("Der Nachziehstapel ist leer – Ziehen geht nicht.")
+
+
+def _apply_continue(state: dict, seat: int, kind: str) -> tuple[dict, list[dict]]:
+    if kind != "continue":
+        raise IllegalAction("Die Runde ist vorbei – bestätige die Wertung mit „Weiter“.")
+    if state["left"][seat]:
+        raise IllegalAction("Du hast den Raum verlassen.")
+    if state["confirmed"][seat]:
+        raise IllegalAction("Du hast die Wertung schon bestätigt.")
+    new = _clone(state)
+    new["confirmed"][seat] = True
+    events = [
+        {
+            "type": "continue",
+            "seat": seat,
+            "text": f"{new['names'][seat]} ist bereit für die nächste Runde.",
+        }
+    ]
+    if not to_act(new):
+        _deal(new, events)
+    return new, events
+
+
+def _play(state: dict, seat: int, card: str) -> list[dict]:
+    hand = state["hands"][seat]
+    hand.remove(card)
+    state["discard"].append(card)
+    events = [
+        {
+            "type": "play",
+            "seat": seat,
+            "card": card,
+            "text": f"{state['names'][seat]} legt {texts.card_a(card)}.",
+        }
+    ]
+    if not hand:
+        _end_round(state, "empty_hand", seat, events)
+    else:
+        _pass_turn(state, seat, events)
+    return events
+
+
+def _draw(state: dict, seat: int) -> list[dict]:
+    # The drawn card is private: the event names no card, the drawer's view shows it.
+    card = state["draw_pile"].pop()
+    state["hands"][seat] = sort_cards([*state["hands"][seat], card])
+    events = [{"type": "draw", "seat": seat, "text": f"{state['names'][seat]} zieht eine Karte."}]
+    _pass_turn(state, seat, events)
+    return events
+
+
+def _quit(state: dict, seat: int, automatic: bool) -> list[dict]:
+    state["quit"][seat] = True
+    name = state["names"][seat]
+    text = (
+        f"{name} hat zu lange nicht reagiert und steigt automatisch aus."
+        if automatic
+        else f"{name} steigt aus."
+    )
+    events = [{"type": "quit", "seat": seat, "automatic": automatic, "text": text}]
+    _pass_turn(state, seat, events)
+    return events
+
+
+def _pass_turn(state: dict, seat: int, events: list) -> None:
+    """Hand the turn to the next active seat after ``seat``, or end the round when
+    nobody is left or the lone remaining player has nothing that fits."""
+    n = state["players"]
+    following = _next_seat(seat, n, lambda other: _active(state, other))
+    if following is None:
+        _end_round(state, "all_quit", None, events)
+        return
+    if len(_active_seats(state)) == 1 and not playable_cards(
+        state["hands"][following], state["discard"][-1], state["variant"]
+    ):
+        _end_round(state, "stuck", following, events)
+        return
+    state["turn"] = following
+
+
+# --- Round end, scoring, game end ----------------------------------------------
+
+
+def _end_round(state: dict, reason: str, seat: int | None, events: list) -> None:
+    names = state["names"]
+    if reason == "empty_hand":
+        text = f"Runde vorbei: {names[seat]} hat keine Karten mehr."
+    elif reason == "stuck":
+        text = f"Runde vorbei: Bei {names[seat]} passt keine Karte mehr."
+    else:
+        text = "Runde vorbei: Alle sind ausgestiegen."
+    events.append({"type": "round_end", "reason": reason, "seat": seat, "text": text})
+
+    n = state["players"]
+    seats = [s for s in range(n) if state["in_round"][s]]
+    scores = {s: hand_score(state["hands"][s]) for s in seats}
+    if state["variant"] == ENGLERT:
+        # Only the highest hand (ties: all of them) pays.
+        highest = max(scores.values())
+        payers = {s for s in seats if scores[s] == highest and highest > 0}
+    else:
+        payers = {s for s in seats if scores[s] > 0}
+
+    rows = []
+    sheet: list[int | None] = [None] * n
+    for s in range(n):
+        row = {
+            "seat": s,
+            "in_round": s in scores,
+            "hand": list(state["hands"][s]) if s in scores else [],
+            "hand_score": scores.get(s, 0),
+            "points": 0,
+            "returned": None,
+        }
+        if s in scores:
+            chips = state["chips"][s]
+            if not state["hands"][s]:
+                kind = returned_chip(chips)
+                state["chips"][s] = return_chip(chips)
+                row["returned"] = kind
+                row["points"] = -1 if kind else 0
+                events.append(_return_event(state, s, kind))
+            elif s in payers:
+                paid = scores[s]
+                state["chips"][s] = add_points(chips, paid)
+                row["points"] = paid
+                swapped = chips["white"] + paid % 10 >= 10
+                events.append(_pay_event(state, s, paid, swapped))
+            else:
+                events.append(
+                    {
+                        "type": "score",
+                        "seat": s,
+                        "hand_score": scores[s],
+                        "points": 0,
+                        "swapped": False,
+                        "chips": dict(chips),
+                        "text": f"{names[s]} zahlt nichts.",
+                    }
+                )
+            sheet[s] = row["points"]
+        row["chips"] = dict(state["chips"][s])
+        row["total"] = chip_points(state["chips"][s])
+        rows.append(row)
+
+    state["round_result"] = {"round": state["round"], "reason": reason, "seat": seat, "rows": rows}
+    state["score_sheet"].append(sheet)
+    state["phase"] = SCORING
+    state["turn"] = None
+    state["confirmed"] = [False] * n
+
+    totals = points(state)
+    reached = [s for s in range(n) if not state["left"][s] and totals[s] >= state["target"]]
+    if reached:
+        verb = "hat" if len(reached) == 1 else "haben"
+        reached_names = texts.join_names([names[s] for s in reached])
+        _finish(
+            state,
+            "target",
+            f"{reached_names} {verb} das Ziel von {texts.points(state['target'], dative=True)} erreicht.",
+            events,
+        )
+
+
+def _pay_event(state: dict, seat: int, paid: int, swapped: bool) -> dict:
+    name = state["names"][seat]
+    text = f"{name} bekommt {texts.points(paid)} ({texts.chips_accusative(_paid_chips(paid))})"
+    text += " und tauscht zehn weiße Chips gegen einen schwarzen." if swapped else "."
+    return {
+        "type": "score",
+        "seat": seat,
+        "hand_score": paid,
+        "points": paid,
+        "swapped": swapped,
+        "chips": dict(state["chips"][seat]),
+        "text": text,
+    }
+
+
+def _paid_chips(paid: int) -> dict[str, int]:
+    return {"black": paid // 10, "white": paid % 10}
+
+
+def _return_event(state: dict, seat: int, kind: str | None) -> dict:
+    name = state["names"][seat]
+    if kind == "white":
+        text = f"{name} gibt einen weißen Chip zurück."
+    elif kind == "black":
+        text = f"{name} gibt einen schwarzen Chip zurück und bekommt neun weiße als Wechselgeld."
+    else:
+        text = f"{name} hat keine Chips und gibt nichts zurück."
+    return {
+        "type": "chip_return",
+        "seat": seat,
+        "hand_score": 0,
+        "points": -1 if kind else 0,
+        "chip": kind,
+        "chips": dict(state["chips"][seat]),
+        "text": text,
+    }
+
+
+def _finish(state: dict, reason: str, why: str, events: list) -> None:
+    totals = points(state)
+    remaining = [s for s in range(state["players"]) if not state["left"][s]]
+    best = min((totals[s] for s in remaining), default=0)
+    winners = [s for s in remaining if totals[s] == best]
+    state["phase"] = OVER
+    state["turn"] = None
+    state["outcome"] = {"winners": winners, "points": totals, "reason": reason}
+    names = [state["names"][s] for s in winners]
+    events.append(
+        {
+            "type": "game_over",
+            "reason": reason,
+            "winners": winners,
+            "points": totals,
+            "text": f"Partie vorbei: {why} {texts.winners_sentence(names, best)}",
+        }
+    )
+
+
+# --- Site hooks: timeouts, forced continue, leaving ------------------------------
+
+
+def timeout(state: dict) -> tuple[dict, list[dict]]:
+    """The 90-second rule: the player to act quits the round automatically. In the
+    scoring phase this is ``force_continue``. A no-op once the game is over."""
+    if state["phase"] == SCORING:
+        return force_continue(state)
+    new = _clone(state)
+    if state["phase"] != PLAY:
+        return new, []
+    return new, _quit(new, new["turn"], automatic=True)
+
+
+def force_continue(state: dict) -> tuple[dict, list[dict]]:
+    """End the scoring wait without the missing confirmations and deal the next
+    round. A no-op outside the scoring phase (the timer may race a last click)."""
+    new = _clone(state)
+    if state["phase"] != SCORING:
+        return new, []
+    events = [{"type": "continue_forced", "text": "Es geht ohne weitere Bestätigung weiter."}]
+    _deal(new, events)
+    return new, events
+
+
+def remove_player(state: dict, seat: int) -> tuple[dict, list[dict]]:
+    """„Raum verlassen“: the seat quits now and is out for the rest of the game
+    (never dealt again, never a winner). With fewer than two players left the
+    game ends with the current standings. A no-op once the game is over."""
+    _check_seat(state, seat)
+    if state["left"][seat]:
+        raise IllegalAction("Dieser Platz hat den Raum schon verlassen.")
+    new = _clone(state)
+    if state["phase"] == OVER:
+        return new, []
+    new["left"][seat] = True
+    names = new["names"]
+    events = [
+        {
+            "type": "leave",
+            "seat": seat,
+            "text": f"{names[seat]} verlässt den Raum und scheidet aus.",
+        }
+    ]
+    if sum(not gone for gone in new["left"]) < 2:
+        _finish(new, "abandoned", "Es sind zu wenige Spieler übrig.", events)
+        return new, events
+    if new["phase"] == PLAY:
+        if new["in_round"][seat]:
+            new["quit"][seat] = True  # the hand stays and still scores
+        turn = new["turn"]
+        # Re-check the turn: it may have been the leaver's, or the one left is stuck.
+        if not _active(new, turn) or len(_active_seats(new)) == 1:
+            _pass_turn(new, turn, events)
+    elif not to_act(new):
+        _deal(new, events)
+    return new, events
+
+
+# --- View ------------------------------------------------------------------------
+
+
+def view(state: dict, seat: int | None) -> dict:
+    """What ``seat`` may see (``None``: a spectator). Other hands appear only as
+    sizes and the draw pile only as its size; the hands of a finished round are
+    public in its score table (``round_result``)."""
+    if seat is not None:
+        _check_seat(state, seat)
+    totals = points(state)
+    discard = state["discard"]
+    return {
+        "game": "alpaka",
+        "seat": seat,
+        "variant": state["variant"],
+        "target": state["target"],
+        "names": list(state["names"]),
+        "phase": state["phase"],
+        "round": state["round"],
+        "dealer": state["dealer"],
+        "turn": state["turn"],
+        "to_act": to_act(state),
+        "hand": None if seat is None else list(state["hands"][seat]),
+        "seats": [
+            {
+                "seat": s,
+                "name": state["names"][s],
+                "hand_size": len(state["hands"][s]),
+                "in_round": state["in_round"][s],
+                "quit": state["quit"][s],
+                "left": state["left"][s],
+                "confirmed": state["confirmed"][s],
+                "chips": dict(state["chips"][s]),
+                "points": totals[s],
+            }
+            for s in range(state["players"])
+        ],
+        "discard_top": discard[-1] if discard else None,
+        "discard_size": len(discard),
+        "draw_size": len(state["draw_pile"]),
+        "round_result": _clone(state["round_result"]) if state["round_result"] else None,
+        "score_sheet": [list(row) for row in state["score_sheet"]],
+        "legal_actions": [] if seat is None else legal_actions(state, seat),
+        "outcome": outcome(state),
+    }
+
+
+# --- Replay ------------------------------------------------------------------------
+
+
+def replay(seed: int, players: int, options: dict | None, log: list[dict]) -> dict:
+    """Rebuild a game from its seed and log. Entries: ``{"seat": s, "action": {...}}``
+    for ``apply``, or ``{"op": "timeout"}``, ``{"op": "force_continue"}``,
+    ``{"op": "remove_player", "seat": s}`` for the site hooks."""
+    state = new_game(seed, players, options)
+    for entry in log:
+        op = entry.get("op", "apply")
+        if op == "apply":
+            state, _ = apply(state, entry["seat"], entry["action"])
+        elif op == "timeout":
+            state, _ = timeout(state)
+        elif op == "force_continue":
+            state, _ = force_continue(state)
+        elif op == "remove_player":
+            state, _ = remove_player(state, entry["seat"])
+        else:
+            raise ValueError(f"Unbekannter Protokolleintrag „{op}“.")
+    return state
