@@ -35,6 +35,7 @@ setup: $(STAMP)
 content: setup
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_content
+	$(PY) manage.py simulate_kaetzchen --deals 20000 --if-missing
 
 run: content
 	$(PY) manage.py ensure_dev_editor

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from reversion.admin import VersionAdmin
 
 from games.models import Edition, Game, Person, Publisher
 
@@ -21,7 +22,7 @@ class EditionInline(SortableInlineMixin, admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(VersionAdmin):
     list_display = [
         "title", "players_label", "min_age", "duration_minutes", "complexity", "year",
         "demo_engine", "is_published", "updated_at",
@@ -59,14 +60,14 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Person)
-class PersonAdmin(admin.ModelAdmin):
+class PersonAdmin(VersionAdmin):
     list_display = ["name", "slug"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
 
 
 @admin.register(Publisher)
-class PublisherAdmin(admin.ModelAdmin):
+class PublisherAdmin(VersionAdmin):
     list_display = ["name", "slug"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}

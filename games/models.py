@@ -208,3 +208,24 @@ class DemoGame(models.Model):
 
     def __str__(self):
         return f"{self.engine} · {self.visitor[:8]}"
+
+
+class EngineStatistics(models.Model):
+    """Figures from simulating many random deals with an engine, for the article.
+
+    Written by a management command (e.g. `simulate_kaetzchen`), read by the
+    game page, so the article quotes numbers from data, not typed by hand.
+    """
+
+    engine = models.CharField("Engine", max_length=20, unique=True)
+    deals = models.PositiveIntegerField("simulierte Partien")
+    seed = models.BigIntegerField("Startwert", default=0)
+    figures = models.JSONField("Kennzahlen")
+    computed_at = models.DateTimeField("berechnet am")
+
+    class Meta:
+        verbose_name = "Engine-Statistik"
+        verbose_name_plural = "Engine-Statistiken"
+
+    def __str__(self):
+        return f"{self.engine}: {self.deals} Partien"

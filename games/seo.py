@@ -9,6 +9,12 @@ def absolute_url(request, path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
+def last_modified(game, article=None):
+    """The later of the game data change and the article's last publication."""
+    published_at = getattr(article, "published_at", None)
+    return max(game.updated_at, published_at) if published_at else game.updated_at
+
+
 def game_json_ld(request, game, article=None) -> list[dict]:
     url = absolute_url(request, game.get_absolute_url())
     data = {
@@ -39,6 +45,15 @@ def game_json_ld(request, game, article=None) -> list[dict]:
         data["contributor"] = illustrators
     if publishers := [{"@type": "Organization", "name": p.name} for p in game.publishers.all()]:
         data["publisher"] = publishers
+    # Only real votes (annotated by feedback.services.with_vote_stats), never a made-up rating.
+    if getattr(game, "vote_count", 0):
+        data["aggregateRating"] = {
+            "@type": "AggregateRating",
+            "ratingValue": round(float(game.vote_average), 1),
+            "ratingCount": game.vote_count,
+            "bestRating": 5,
+            "worstRating": 1,
+        }
     page = {
         "@context": "https://schema.org",
         "@type": "WebPage",
@@ -46,7 +61,7 @@ def game_json_ld(request, game, article=None) -> list[dict]:
         "name": f"{game.title} – Spielregeln",
         "inLanguage": "de",
         "about": {"@id": url + "#spiel"},
-        "dateModified": game.updated_at.isoformat(),
+        "dateModified": last_modified(game, article).isoformat(),
     }
     if article is not None and article.rulebook_read_on:
         page["lastReviewed"] = article.rulebook_read_on.isoformat()

@@ -1,6 +1,6 @@
-from django.urls import path
+from django.urls import include, path
 
-from games import views
+from games import kaetzchen_demo, views
 
 app_name = "games"
 
@@ -8,4 +8,6 @@ urlpatterns = [
     path("", views.catalogue, name="catalogue"),
     path("spiele/<slug:slug>/", views.game_detail, name="detail"),
     path("spiele/<slug:slug>/demo/", views.game_demo, name="demo"),
+    # The Kätzchen-Angeln demo's actions (aufdecken/, kaetzchen-zug/, ergebnis/, neues-spiel/, auto/).
+    path("spiele/kaetzchen-angeln/demo/", include((kaetzchen_demo.urlpatterns, "kaetzchen"))),
 ]

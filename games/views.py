@@ -4,11 +4,15 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from feedback.services import existing_visitor_id, with_vote_stats
+from feedback.views import game_page_context
 from games import seo
 from games.demos import demo_for
 from games.forms import CatalogueFilterForm
 from games.models import Edition, Game
-from rules.models import RulesArticle, Section
+from rules.models import Section
+from rules.publishing import article_for_page
+from sleeves.selectors import box_for
 
 
 @require_safe
@@ -18,40 +22,32 @@ def catalogue(request):
     games = form.filter(
         Game.objects.visible_to(request.user).prefetch_related("publishers", "authors")
     )
+    games = with_vote_stats(games)
     context = {"form": form, "games": games}
     if request.htmx:
         return render(request, "games/catalogue.html#results", context)
     return render(request, "games/catalogue.html", context)
 
 
-def _game_for(request, slug):
+def _game_for(request, slug, with_votes=False):
     games = Game.objects.visible_to(request.user).prefetch_related(
         "publishers",
         "authors",
         "illustrators",
         Prefetch("editions", queryset=Edition.objects.select_related("publisher")),
     )
+    if with_votes:
+        # Average, count and this browser's vote ride along in the game query.
+        games = with_vote_stats(games, existing_visitor_id(request))
     return get_object_or_404(games, slug=slug)
-
-
-def _article_for(request, game):
-    """The game's article with its parts, or None when the public may not see it yet."""
-    article = (
-        RulesArticle.objects.filter(game=game)
-        .prefetch_related("sections", "examples", "mistakes")
-        .first()
-    )
-    if article is None:
-        return None
-    if not article.is_published and not request.user.is_staff:
-        return None
-    return article
 
 
 @require_safe
 def game_detail(request, slug):
-    game = _game_for(request, slug)
-    article = _article_for(request, game)
+    game = _game_for(request, slug, with_votes=True)
+    # Readers get the published snapshot, staff the working copy (rules/publishing.py).
+    article_page = article_for_page(request, game)
+    article = article_page.article
     demo = demo_for(game)
     sections = list(article.sections.all()) if article else []
     context = {
@@ -63,8 +59,12 @@ def game_detail(request, slug):
         "demo": demo,
         "demo_context": demo.context(request, game) if demo else {},
         "json_ld": seo.game_json_ld(request, game, article),
-        "is_preview": not game.is_published or (article is not None and not article.is_published),
+        "is_preview": not game.is_published
+        or (article_page.is_working_copy and not article_page.has_public_version),
+        "article_page": article_page,
+        "sleeves": box_for(game),
     }
+    context.update(game_page_context(request, game, article, sections, demo))
     return render(request, "games/game_detail.html", context)
 
 

@@ -9,10 +9,12 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import reversion
 from django.db import transaction
 
 from games.models import Edition, Game, Person, Publisher
 from rules.models import CommonMistake, RulesArticle, Section, WorkedExample
+from rules.publishing import publish as publish_article
 
 CONTENT_DIR = Path(__file__).resolve().parent / "content"
 
@@ -55,7 +57,10 @@ def load_all(directory: Path = CONTENT_DIR, publish: bool = True) -> LoadReport:
         if Game.objects.filter(slug=slug).exists():
             report.skipped.append(slug)
             continue
-        create_game(data, publish=publish)
+        # The first history entry, so editors can always go back to the shipped text.
+        with reversion.create_revision():
+            reversion.set_comment("Mitgelieferte Inhalte geladen")
+            create_game(data, publish=publish)
         report.created.append(slug)
     return report
 
@@ -84,7 +89,7 @@ def create_game(data: dict, publish: bool = True) -> Game:
 
     article = RulesArticle.objects.create(
         game=game,
-        status=RulesArticle.Status.PUBLISHED if publish else RulesArticle.Status.DRAFT,
+        status=RulesArticle.Status.DRAFT,
         **{name: data["article"][name] for name in ARTICLE_FIELDS if name in data["article"]},
     )
     Section.objects.bulk_create(
@@ -120,6 +125,9 @@ def create_game(data: dict, publish: bool = True) -> Game:
         )
         for position, mistake in enumerate(data.get("mistakes", []))
     )
+    if publish:
+        # Published content is what the snapshot holds (see rules/publishing.py).
+        publish_article(article)
     return game
 
 

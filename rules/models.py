@@ -22,6 +22,13 @@ class RulesArticle(models.Model):
     source_note = models.CharField("Quelle (Satz)", max_length=300, blank=True)
     published_at = models.DateTimeField("veröffentlicht am", null=True, blank=True)
     updated_at = models.DateTimeField("zuletzt geändert", auto_now=True)
+    # The public page renders this copy (taken by the publish action, see
+    # rules/publishing.py), so editors can change the rows below without the
+    # public seeing half-finished work.
+    published_snapshot = models.JSONField(
+        "veröffentlichte Fassung", null=True, blank=True, editable=False
+    )
+    published_version = models.PositiveIntegerField("Fassung", default=0, editable=False)
 
     class Meta:
         verbose_name = "Regelartikel"

@@ -3,17 +3,23 @@ from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
 from games.sitemaps import GameSitemap, StaticSitemap
-from site_config.views import robots_txt
+from site_config.views import favicon, robots_txt
+from sleeves.sitemaps import SleeveFinderSitemap
 
 admin.site.site_header = "Kartenregeln – Redaktion"
 admin.site.site_title = "Kartenregeln Redaktion"
 admin.site.index_title = "Inhalte verwalten"
 
-sitemaps = {"static": StaticSitemap, "games": GameSitemap}
+sitemaps = {"static": StaticSitemap, "games": GameSitemap, "sleeves": SleeveFinderSitemap}
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("sitemap.xml", sitemap, {"sitemaps": sitemaps}, name="sitemap"),
     path("robots.txt", robots_txt, name="robots"),
+    # Browsers and the admin ask for /favicon.ico regardless of the <link rel="icon">.
+    path("favicon.ico", favicon, name="favicon"),
+    path("", include("feedback.urls")),
     path("", include("games.urls")),
+    path("", include("sleeves.urls")),
+    path("", include("rooms.urls")),
 ]

@@ -2,6 +2,7 @@
 
 from games.models import Game, Person, Publisher
 from rules.models import CommonMistake, RulesArticle, Section, WorkedExample
+from rules.publishing import publish
 
 
 def make_game(slug="testspiel", published=True, **fields) -> Game:
@@ -21,7 +22,7 @@ def make_game(slug="testspiel", published=True, **fields) -> Game:
 def make_article(game, published=True, sections=("ziel", "ablauf", "beispiel", "irrtuemer")):
     article = RulesArticle.objects.create(
         game=game,
-        status=RulesArticle.Status.PUBLISHED if published else RulesArticle.Status.DRAFT,
+        status=RulesArticle.Status.DRAFT,
         rulebook_title="Spielregel",
         rulebook_publisher="Testverlag",
     )
@@ -31,6 +32,9 @@ def make_article(game, published=True, sections=("ziel", "ablauf", "beispiel", "
         )
     WorkedExample.objects.create(article=article, title="Ein Beispiel", body="So geht es.")
     CommonMistake.objects.create(article=article, title="Ein Irrtum", body="Falsch gedacht.")
+    if published:
+        # Readers see the snapshot taken by publishing (rules/publishing.py).
+        publish(article)
     return article
 
 

@@ -107,3 +107,9 @@ def test_prod_refuses_to_start_without_secret_key():
     )
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_favicon_ico_redirects_to_the_svg_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith("img/favicon.svg")

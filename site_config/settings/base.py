@@ -23,6 +23,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "games",
     "rules",
+    "reversion",
+    "feedback",
+    "sleeves",
+    "rooms",
 ]
 
 MIDDLEWARE = [

@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand
 
 from rules.content_loader import load_all
+from sleeves.content_loader import load_all as load_sleeves
 
 
 class Command(BaseCommand):
@@ -12,3 +13,9 @@ class Command(BaseCommand):
             self.stdout.write(f"angelegt: {slug}")
         for slug in report.skipped:
             self.stdout.write(f"vorhanden, nicht verändert: {slug}")
+        # Sleeve data after the games: card formats need their game.
+        sleeves = load_sleeves()
+        for item in sleeves.created:
+            self.stdout.write(f"angelegt: {item}")
+        for item in sleeves.waiting:
+            self.stdout.write(f"übersprungen (fehlt noch): {item}")

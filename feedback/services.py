@@ -1,0 +1,223 @@
+"""Spam scoring, rate limits and vote statistics for reader feedback.
+
+No captcha: a honeypot field, a minimum fill time, per-IP/per-game rate limits
+and a link count decide whether a report is spam. Spam is stored (flagged) so the
+filter can be checked, but the sender is never told – the response is the same.
+
+Rate limits count in Django's cache (locmem by default, Redis with REDIS_URL)
+with fixed windows. The client IP is REMOTE_ADDR: behind a reverse proxy the
+proxy must put the real client address there (e.g. gunicorn's
+--forwarded-allow-ips with a trusted proxy), otherwise all readers share one
+limit.
+"""
+
+import re
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core import signing
+from django.core.cache import cache
+from django.db.models import Avg, Count, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.utils.crypto import salted_hmac
+
+from feedback.models import ErrorReport, Vote
+from games import clock, visitors
+from rules.models import Section
+
+HOUR = 60 * 60
+
+
+@dataclass(frozen=True)
+class Limit:
+    name: str
+    count: int
+    seconds: int
+
+
+# Reports: more than these are stored as spam.
+REPORTS_PER_IP = Limit("report-ip", 10, HOUR)
+REPORTS_PER_IP_AND_GAME = Limit("report-ip-game", 4, HOUR)
+REPORTS_PER_GAME = Limit("report-game", 40, HOUR)
+# Beyond this a client is a flood: nothing more is stored (a known case: 16,200 spam rows).
+REPORTS_FLOOD_PER_IP = Limit("report-flood", 60, HOUR)
+# Votes: changing a vote counts too; beyond the limit the reader is told to wait.
+VOTES_PER_IP = Limit("vote-ip", 40, HOUR)
+VOTES_PER_IP_AND_GAME = Limit("vote-ip-game", 8, HOUR)
+
+MAX_LINKS = 1
+# Each alternative consumes a whole link, so "https://www.x.com/a" counts once.
+LINK_PATTERN = re.compile(
+    r"https?://\S+|www\.\S+|\[url[^\]]*\]|<a\s[^>]*>"
+    r"|\b[\w-]+\.(?:com|net|org|ru|xyz|top|info|io|biz|click|shop)\b(?:/\S*)?",
+    re.IGNORECASE,
+)
+TIMESTAMP_SALT = "feedback.form-rendered"
+
+
+def client_ip(request) -> str:
+    return request.META.get("REMOTE_ADDR", "") or "unbekannt"
+
+
+def _key(limit: Limit, *parts) -> str:
+    # Hashed, so raw IP addresses never sit in Redis.
+    digest = salted_hmac(
+        "feedback.ratelimit", "|".join(str(p) for p in parts), algorithm="sha256"
+    ).hexdigest()[:32]
+    return f"feedback:{limit.name}:{digest}"
+
+
+def hit(limit: Limit, *parts) -> bool:
+    """Count one event; True when this event is over the limit."""
+    key = _key(limit, *parts)
+    cache.add(key, 0, timeout=limit.seconds)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=limit.seconds)
+        count = 1
+    return count > limit.count
+
+
+def min_fill_seconds() -> float:
+    return getattr(settings, "FEEDBACK_MIN_FILL_SECONDS", 4)
+
+
+def form_timestamp() -> str:
+    """Signed render time for the form; the reply tells how long the reader took."""
+    return signing.dumps(clock.now().timestamp(), salt=TIMESTAMP_SALT)
+
+
+def seconds_since(token: str) -> float | None:
+    try:
+        rendered = float(signing.loads(token, salt=TIMESTAMP_SALT))
+    except (signing.BadSignature, TypeError, ValueError):
+        return None
+    return clock.now().timestamp() - rendered
+
+
+def count_links(*texts: str) -> int:
+    return sum(len(LINK_PATTERN.findall(text or "")) for text in texts)
+
+
+@dataclass(frozen=True)
+class Assessment:
+    reasons: tuple[str, ...]
+    fill_seconds: float | None
+    drop: bool = False  # a flood: do not even store it
+
+    @property
+    def is_spam(self):
+        return bool(self.reasons)
+
+
+def assess_report(request, game, cleaned: dict) -> Assessment:
+    """Every spam rule, in one place. Rate limits count every accepted submission."""
+    ip = client_ip(request)
+    reasons = []
+    if cleaned.get("website"):
+        reasons.append("Honeypot ausgefüllt")
+    elapsed = seconds_since(cleaned.get("t", ""))
+    if elapsed is None:
+        reasons.append("ohne gültigen Zeitstempel")
+    elif elapsed < min_fill_seconds():
+        reasons.append(f"zu schnell ({elapsed:.1f} s)")
+    links = count_links(cleaned.get("message", ""), cleaned.get("rulebook_reference", ""))
+    if links > MAX_LINKS:
+        reasons.append(f"{links} Links")
+    flood = hit(REPORTS_FLOOD_PER_IP, ip)
+    if hit(REPORTS_PER_IP, ip):
+        reasons.append("Ratenlimit je IP")
+    if hit(REPORTS_PER_IP_AND_GAME, ip, game.pk):
+        reasons.append("Ratenlimit je IP und Spiel")
+    if hit(REPORTS_PER_GAME, game.pk):
+        reasons.append("Ratenlimit je Spiel")
+    seconds = None if elapsed is None else max(0.0, elapsed)
+    return Assessment(tuple(reasons), seconds, drop=flood)
+
+
+def create_report(request, game, cleaned: dict, section_label: str) -> ErrorReport:
+    """Store a report (spam flagged, floods dropped). Returns the report, saved or not."""
+    assessment = assess_report(request, game, cleaned)
+    url = request.build_absolute_uri(game.get_absolute_url())
+    kind = cleaned.get("section_kind", "")
+    report = ErrorReport(
+        game=game,
+        section_kind=kind,
+        section_label=section_label,
+        message=cleaned["message"],
+        rulebook_reference=cleaned.get("rulebook_reference", ""),
+        email=cleaned.get("email", ""),
+        page_url=f"{url}#{kind}" if kind else url,
+        article_version=cleaned.get("fassung"),
+        is_spam=assessment.is_spam,
+        spam_reasons=", ".join(assessment.reasons)[:200],
+        fill_seconds=None if assessment.fill_seconds is None else int(assessment.fill_seconds),
+    )
+    if not assessment.drop:
+        report.save()
+    return report
+
+
+# Votes ---------------------------------------------------------------------
+
+
+def existing_visitor_id(request) -> str | None:
+    """The visitor id from the cookie, without creating one (page views set no cookie)."""
+    try:
+        return request.get_signed_cookie(
+            visitors.COOKIE_NAME, salt=visitors.COOKIE_SALT, max_age=visitors.COOKIE_MAX_AGE
+        )
+    except (KeyError, signing.BadSignature):
+        return None
+
+
+def with_vote_stats(queryset, visitor: str | None = None):
+    """Annotate vote_count, vote_average (and my_stars) as subqueries: no N+1, no join fan-out."""
+    votes = Vote.objects.filter(game=OuterRef("pk")).order_by().values("game")
+    queryset = queryset.annotate(
+        vote_count=Coalesce(
+            Subquery(votes.annotate(n=Count("pk")).values("n"), output_field=IntegerField()), 0
+        ),
+        vote_average=Subquery(votes.annotate(avg=Avg("stars")).values("avg")),
+    )
+    if visitor:
+        mine = Vote.objects.filter(game=OuterRef("pk"), visitor=visitor).values("stars")[:1]
+        queryset = queryset.annotate(my_stars=Subquery(mine))
+    return queryset
+
+
+def vote_allowed(request, game) -> bool:
+    ip = client_ip(request)
+    over_ip = hit(VOTES_PER_IP, ip)
+    over_game = hit(VOTES_PER_IP_AND_GAME, ip, game.pk)
+    return not (over_ip or over_game)
+
+
+def cast_vote(game, visitor: str, stars: int) -> Vote:
+    vote, _ = Vote.objects.update_or_create(game=game, visitor=visitor, defaults={"stars": stars})
+    return vote
+
+
+# The form's section list ----------------------------------------------------
+
+GENERAL_CHOICE = ("", "Ganze Seite / weiß nicht genau")
+GLANCE_CHOICE = (Section.Kind.AT_A_GLANCE.value, "Auf einen Blick (Spieler, Dauer, Alter …)")
+DEMO_CHOICE = ("demo", "Demo „Ausprobieren“")
+
+
+def section_choices(article, sections, has_demo: bool) -> list[tuple[str, str]]:
+    """What a reader can point at on this page, in page order."""
+    choices = [GENERAL_CHOICE, GLANCE_CHOICE]
+    kinds = {section.kind for section in sections}
+    if has_demo:
+        choices.append(DEMO_CHOICE)
+    for section in sections:
+        if section.kind != Section.Kind.AT_A_GLANCE:
+            choices.append((section.kind, section.heading))
+    if article is not None:
+        if Section.Kind.EXAMPLES not in kinds and article.examples.all():
+            choices.append((Section.Kind.EXAMPLES.value, "Beispiele"))
+        if Section.Kind.MISTAKES not in kinds and article.mistakes.all():
+            choices.append((Section.Kind.MISTAKES.value, "Häufige Irrtümer"))
+    return choices

@@ -1,0 +1,99 @@
+"""Load, change and save one visitor's in-page demo game – for any engine.
+
+Every state-changing demo request goes through ``perform``: it locks the
+visitor's ``DemoGame`` row (``select_for_update`` on PostgreSQL; SQLite's
+transactions are IMMEDIATE, see settings), checks the version the client
+expects, runs the demo's action and saves. A stale or repeated request (a
+double click, a second tab) changes nothing, and the caller simply renders
+the current state.
+
+Nothing here knows a particular game: the demo passes ``create`` (a fresh
+state and profile for a first-time visitor) and ``action`` (a function that
+changes ``row.state`` / ``row.profile`` and may raise the engine's
+``IllegalAction``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from games.engines.base import IllegalAction
+from games.models import DemoGame
+
+Create = Callable[[], tuple[dict, dict]]  # () -> (state, profile)
+Action = Callable[[DemoGame], Any]  # changes the row in place, returns what the view needs
+
+
+@dataclass
+class Outcome:
+    row: DemoGame
+    applied: bool = False
+    stale: bool = False  # the client's version did not match; nothing was done
+    error: str = ""  # the engine refused the action (German message)
+    result: Any = None  # whatever ``action`` returned
+
+
+def current(visitor: str, engine: str) -> DemoGame | None:
+    """The visitor's row for ``engine`` without locking (page renders)."""
+    return DemoGame.objects.filter(visitor=visitor, engine=engine).first()
+
+
+def unsaved(visitor: str, engine: str, create: Create) -> DemoGame:
+    """A row as it would be created, for rendering before the first action.
+
+    Nothing is stored: crawlers and one-time readers leave no rows behind.
+    """
+    state, profile = create()
+    return DemoGame(visitor=visitor, engine=engine, state=state, profile=profile, version=0)
+
+
+def perform(
+    visitor: str,
+    engine: str,
+    action: Action,
+    *,
+    create: Create,
+    expected_version: int | None,
+    bump_version: bool = True,
+) -> Outcome:
+    """Apply ``action`` to the visitor's row in one locked transaction.
+
+    ``expected_version=None`` skips the version check (preferences that do
+    not touch the game); ``bump_version=False`` keeps the version, so that
+    requests already on their way stay valid.
+    """
+    try:
+        return _perform(visitor, engine, action, create, expected_version, bump_version)
+    except IntegrityError:
+        # Two first requests of a new visitor raced to insert the row; the
+        # other one won, so the row exists now and is locked normally.
+        return _perform(visitor, engine, action, create, expected_version, bump_version)
+
+
+def _perform(visitor, engine, action, create, expected_version, bump_version) -> Outcome:
+    with transaction.atomic():
+        row = DemoGame.objects.select_for_update().filter(visitor=visitor, engine=engine).first()
+        if row is None:
+            row = unsaved(visitor, engine, create)
+        if expected_version is not None and expected_version != row.version:
+            return Outcome(row=row, stale=True)
+        try:
+            result = action(row)
+        except IllegalAction as error:
+            # The action may have half-changed the row in memory: reload the stored truth.
+            if row.pk is not None:
+                row.refresh_from_db(fields=["state", "version", "profile"])
+            else:
+                row = unsaved(visitor, engine, create)
+            return Outcome(row=row, error=str(error))
+        if bump_version:
+            row.version += 1
+        if row.pk is None:
+            row.save(force_insert=True)
+        else:
+            row.save(update_fields=["state", "version", "profile", "updated_at"])
+        return Outcome(row=row, applied=True, result=result)

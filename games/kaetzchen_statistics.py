@@ -1,0 +1,148 @@
+"""The stored Kätzchen-Angeln figures as the article shows them: key numbers
+in German notation and a histogram of game lengths as SVG geometry."""
+
+from __future__ import annotations
+
+from games.models import EngineStatistics
+
+ENGINE = "kaetzchen"
+
+# The SVG's coordinate system (viewBox); CSS scales it to the column width.
+WIDTH, HEIGHT = 640, 260
+LEFT, RIGHT, TOP, BOTTOM = 48, 10, 14, 40
+TICK_STEPS = (0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25, 0.5)
+
+
+def number(value, decimals: int = 0) -> str:
+    """German notation: 1004, 20.000, 400,5 (separators from five digits on)."""
+    text = f"{value:,.{decimals}f}" if abs(value) >= 10000 else f"{value:.{decimals}f}"
+    return text.replace(",", "\u2009").replace(".", ",").replace("\u2009", ".")
+
+
+def moves_text(value) -> str:
+    decimals = 0 if float(value).is_integer() else 1
+    return number(value, decimals)
+
+
+def percent(share: float, decimals: int = 1) -> str:
+    return f"{number(share * 100, decimals)}\u00a0%"
+
+
+def coord(value: float) -> str:
+    """An SVG coordinate as text: templates would localise a float to "12,5"."""
+    return f"{value:.1f}"
+
+
+def load() -> dict | None:
+    stats = EngineStatistics.objects.filter(engine=ENGINE).first()
+    return present(stats) if stats else None
+
+
+def present(stats: EngineStatistics) -> dict:
+    figures = stats.figures
+    games = stats.deals
+    at_limit = round(figures["share_limit"] * games)
+    facts = [
+        ("Simulierte Partien", number(games), "Beginner abwechselnd, wie in der Demo"),
+        (
+            "Median",
+            f"{moves_text(figures['median_moves'])} Züge",
+            "die Hälfte der Partien ist spätestens dann vorbei",
+        ),
+        ("Mittelwert", f"{number(figures['mean_moves'])} Züge", "lange Partien ziehen ihn hoch"),
+        (
+            "9 von 10 Partien",
+            f"höchstens {number(figures['p90_moves'])} Züge",
+            "",
+        ),
+        ("Länger als 500 Züge", percent(figures["share_over_500"]), ""),
+        ("Länger als 1000 Züge", percent(figures["share_over_1000"]), ""),
+        (
+            f"Zuglimit ({number(figures['limit'])}) erreicht",
+            percent(figures["share_limit"], 2) if at_limit else "nie",
+            f"{number(at_limit)} von {number(games)} Partien",
+        ),
+        (
+            "Wer beginnt, gewinnt",
+            percent(figures["starter_win_rate"]),
+            "der Beginn bringt keinen Vorteil",
+        ),
+        (
+            "Kürzeste / längste Partie",
+            f"{number(figures['min_moves'])} / {number(figures['max_moves'])} Züge",
+            "",
+        ),
+    ]
+    return {
+        "games": number(games),
+        "computed_at": stats.computed_at,
+        "facts": [{"label": a, "value": b, "note": c} for a, b, c in facts],
+        "median": moves_text(figures["median_moves"]),
+        "histogram": histogram(figures, games),
+    }
+
+
+def histogram(figures: dict, games: int) -> dict:
+    """Bars, axes and labels in SVG coordinates; the last bin collects the long tail."""
+    bins = figures["histogram"]
+    plot_width, plot_height = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    slot = plot_width / len(bins)
+    shares = [item["count"] / games for item in bins]
+    step = next((s for s in TICK_STEPS if max(shares) / s <= 5), 1.0)
+    ticks = int(max(shares) / step) + 1
+    top = step * ticks
+
+    def y(share: float) -> float:
+        return TOP + plot_height * (1 - share / top)
+
+    bars = []
+    for index, (item, share) in enumerate(zip(bins, shares, strict=True)):
+        tail = index == len(bins) - 1 and item["to"] > bins[0]["to"] * len(bins)
+        label = f"mehr als {number(item['from'] - 1)}" if tail else f"{item['from']}–{item['to']}"
+        bars.append(
+            {
+                "x": LEFT + index * slot + 1.5,
+                "y": y(share),
+                "width": slot - 3,
+                "height": TOP + plot_height - y(share),
+                "label": label,
+                "count": number(item["count"]),
+                "share": percent(share),
+                "tail": tail,
+            }
+        )
+
+    # x labels at bin edges every 500 moves, and one for the tail bin.
+    width_of_bin = bins[0]["to"] - bins[0]["from"] + 1
+    x_labels = []
+    for index in range(0, len(bins)):
+        edge = index * width_of_bin
+        if edge % 500 == 0 and not bars[index]["tail"]:
+            x_labels.append({"x": coord(LEFT + index * slot), "text": number(edge)})
+    if bars[-1]["tail"]:
+        x_labels.append({"x": coord(bars[-1]["x"] + bars[-1]["width"] / 2), "text": "mehr"})
+    decimals = 0 if round(step * 100, 6).is_integer() else 1
+    y_labels = [
+        {"y": coord(y(step * i)), "text": percent(step * i, decimals)} for i in range(ticks + 1)
+    ]
+    median = figures["median_moves"]
+    median_x = LEFT + (median / width_of_bin) * slot
+    tallest = max(bars, key=lambda bar: bar["height"])
+    for bar in bars:
+        for key in ("x", "y", "width", "height"):
+            bar[key] = coord(bar[key])
+    return {
+        "width": WIDTH,
+        "height": HEIGHT,
+        "left": LEFT,
+        "right": WIDTH - RIGHT,
+        "top": TOP,
+        "baseline": TOP + plot_height,
+        "bars": bars,
+        "x_labels": x_labels,
+        "y_labels": y_labels,
+        "median_x": coord(median_x),
+        "median_label_x": coord(median_x + 6),
+        "x_title_y": HEIGHT - 4,
+        "peak": tallest,
+    }

@@ -1,0 +1,26 @@
+"""Rooms live under /spiele/<slug>/raum/…; the engine comes from the slug (no query)."""
+
+from django.urls import include, path
+
+from rooms import alpaka_demo, views
+
+app_name = "rooms"
+
+ROOM = "spiele/<slug:slug>/raum/<slug:code>/"
+
+urlpatterns = [
+    path("spiele/<slug:slug>/raum/neu/", views.create, name="create"),
+    path(ROOM, views.room, name="room"),
+    path(ROOM + "status/", views.poll, name="poll"),
+    path(ROOM + "beitreten/", views.join, name="join"),
+    path(ROOM + "einstellungen/", views.options, name="options"),
+    path(ROOM + "bot/", views.add_bot, name="add_bot"),
+    path(ROOM + "bot/entfernen/", views.remove_bot, name="remove_bot"),
+    path(ROOM + "starten/", views.start, name="start"),
+    path(ROOM + "aktion/", views.act, name="act"),
+    path(ROOM + "verlassen/", views.leave, name="leave"),
+    path(ROOM + "neue-partie/", views.rematch, name="rematch"),
+    path(ROOM + "lobby/", views.to_lobby, name="lobby"),
+    # The in-page demo's requests (the page itself is games:demo / games:detail).
+    path("spiele/alpaka/demo/", include((alpaka_demo.urlpatterns, "alpaka_demo"))),
+]

@@ -1,0 +1,369 @@
+"""Room pages and actions. Thin: ``services`` decides, the templates show.
+
+Every page and partial is rendered from ``view(state, seat)`` of the
+requesting visitor's own seat (``None`` for spectators); the state itself
+never reaches a template.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from games import clock
+from games.models import Game
+from games.visitors import remember_visitor, visitor_id
+from rooms import engines, services
+from rooms.models import Room
+
+BODY = "rooms/room.html#body"
+GONE = "rooms/room.html#gone"
+
+
+def _engine(slug: str) -> engines.RoomEngine:
+    engine = engines.for_slug(slug)
+    if engine is None:
+        raise Http404("Für dieses Spiel gibt es keine Online-Räume.")
+    return engine
+
+
+def _game(request, engine) -> Game:
+    game = Game.objects.visible_to(request.user).filter(slug=engine.game_slug).first()
+    if game is None:
+        raise Http404("Dieses Spiel gibt es nicht.")
+    return game
+
+
+def _version(raw) -> int | None:
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return None
+
+
+def _urls(engine, code: str) -> dict:
+    def url(name):
+        return reverse(f"rooms:{name}", kwargs={"slug": engine.game_slug, "code": code})
+
+    return {
+        name: url(name)
+        for name in (
+            "room",
+            "poll",
+            "join",
+            "options",
+            "add_bot",
+            "remove_bot",
+            "start",
+            "act",
+            "leave",
+            "rematch",
+            "lobby",
+        )
+    }
+
+
+def room_context(request, engine, room: Room, seats, *, message: str = "", since=None) -> dict:
+    """The room body for the requesting visitor: lobby, table or join form."""
+    visitor = visitor_id(request)
+    me = next((s for s in seats if s.visitor == visitor and not s.is_bot), None)
+    playing_seat = me if me is not None and not me.left else None
+    active = [s for s in seats if not s.left]
+    host = next((s for s in seats if s.is_host), None)
+    is_host = playing_seat is not None and playing_seat.is_host
+    urls = _urls(engine, room.code)
+
+    table = None
+    if room.state is not None:
+        seat_number = playing_seat.number if playing_seat else None
+        view = engine.view(room.state, seat_number)
+        table = engine.present(
+            view,
+            bots={s.number for s in seats if s.is_bot},
+            hosts={s.number for s in seats if s.is_host},
+            remaining=services.seconds_left(room.deadline, clock.now()),
+            log=room.log,
+            since=since,
+        )
+
+    count = len(active)
+    if count < engine.min_players:
+        start_reason = (
+            f"Zum Starten braucht es mindestens {engine.min_players} Spieler – "
+            "teile den Link oder nimm einen Bot dazu."
+        )
+    else:
+        start_reason = ""
+    options = [
+        {
+            "key": option.key,
+            "label": option.label,
+            "choices": [
+                {
+                    "value": choice.value,
+                    "label": choice.label,
+                    "hint": choice.hint,
+                    "checked": room.options.get(option.key, option.default) == choice.value,
+                }
+                for choice in option.choices
+            ],
+        }
+        for option in engine.options
+    ]
+    live = []
+    if message:
+        live.append(message)
+    if table is not None and since is not None:
+        live += table["news"]
+        if table["news"] and (table["my_turn"] or table["actions"]["continue"]):
+            live.append(table["status"])
+    return {
+        "engine": engine,
+        "room": room,
+        "status": room.status,
+        "me": playing_seat,
+        "me_left": me is not None and me.left,
+        "is_host": is_host,
+        "host": host,
+        "seats": [
+            {
+                "id": s.pk,
+                "number": s.number,
+                "name": s.name,
+                "is_me": s is playing_seat,
+                "is_host": s.is_host,
+                "is_bot": s.is_bot,
+            }
+            for s in active
+        ],
+        "player_count": count,
+        "free_seats": engine.max_players - count,
+        "min_players": engine.min_players,
+        "max_players": engine.max_players,
+        "can_start": is_host and not start_reason,
+        "start_reason": start_reason,
+        "options": options,
+        "option_summary": engine.option_summary(room.options),
+        "invite_url": request.build_absolute_uri(urls["room"]),
+        "table": table,
+        "table_template": engine.table_template,
+        "urls": urls,
+        "version": room.version,
+        "bot_token": secrets.token_urlsafe(12),
+        "message": message,
+        "live": " ".join(live),
+        "target_id": "room-body",
+        "poll": True,
+    }
+
+
+def _render_body(request, engine, result, *, since=None):
+    if result.room is None:
+        response = render(
+            request, GONE, {"engine": engine, "message": result.message or services.MISSING}
+        )
+        # 286 tells htmx to stop polling; the notice is still swapped in.
+        response.status_code = 286 if request.method == "GET" else 200
+    else:
+        context = room_context(
+            request, engine, result.room, result.seats, message=result.message, since=since
+        )
+        response = render(request, BODY, context)
+        response["X-Room-Version"] = str(result.room.version)
+    patch_cache_control(response, no_store=True)
+    return remember_visitor(request, response)
+
+
+def _respond(request, engine, code: str, result, *, since=None):
+    """htmx: the new room body (with the note); without JavaScript: redirect back."""
+    if request.htmx:
+        return _render_body(request, engine, result, since=since)
+    if result.message:
+        level = messages.SUCCESS if result.applied else messages.WARNING
+        messages.add_message(request, level, result.message)
+    if result.room is None:
+        target = reverse("rooms:create", kwargs={"slug": engine.game_slug})
+        if result.message == services.MISSING:
+            target = reverse("games:detail", kwargs={"slug": engine.game_slug})
+        return remember_visitor(request, redirect(target))
+    return remember_visitor(
+        request, redirect(reverse("rooms:room", kwargs={"slug": engine.game_slug, "code": code}))
+    )
+
+
+# --- Pages -------------------------------------------------------------------------------
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def create(request, slug):
+    engine = _engine(slug)
+    game = _game(request, engine)
+    values = {"name": "", **engine.default_options()}
+    error = ""
+    if request.method == "POST":
+        values.update({key: request.POST.get(key, "") for key in ("name",)})
+        try:
+            room = services.create_room(
+                engine, visitor_id(request), request.POST.get("name"), request.POST
+            )
+        except services.RoomError as refused:
+            error = str(refused)
+            for option in engine.options:
+                try:
+                    values[option.key] = option.parse(request.POST.get(option.key, ""))
+                except ValueError:
+                    pass
+        else:
+            url = reverse("rooms:room", kwargs={"slug": slug, "code": room.code})
+            return remember_visitor(request, redirect(url))
+    options = [
+        {
+            "key": option.key,
+            "label": option.label,
+            "choices": [
+                {**choice.__dict__, "checked": values.get(option.key) == choice.value}
+                for choice in option.choices
+            ],
+        }
+        for option in engine.options
+    ]
+    context = {
+        "game": game,
+        "engine": engine,
+        "options": options,
+        "name": values["name"],
+        "error": error,
+        "name_max": services.NAME_MAX,
+    }
+    response = render(request, "rooms/create.html", context, status=200)
+    return remember_visitor(request, response)
+
+
+@never_cache
+@require_safe
+def room(request, slug, code):
+    engine = _engine(slug)
+    game = _game(request, engine)
+    result = services.load(engine, code)
+    if result.room is None:
+        response = render(
+            request,
+            "rooms/missing.html",
+            {"game": game, "engine": engine, "message": services.MISSING},
+            status=404,
+        )
+        return remember_visitor(request, response)
+    context = room_context(request, engine, result.room, result.seats)
+    context["game"] = game
+    return remember_visitor(request, render(request, "rooms/room.html", context))
+
+
+@require_safe
+def poll(request, slug, code):
+    """The live update: 204 (no query beyond one, no template) while nothing changed."""
+    engine = _engine(slug)
+    since = _version(request.GET.get("v"))
+    info = services.poll_info(engine, code)
+    if info is not None and since is not None and services.unchanged(info, since, clock.now()):
+        response = HttpResponse(status=204)
+        patch_cache_control(response, no_store=True)
+        return response
+    return _render_body(request, engine, services.load(engine, code), since=since)
+
+
+# --- Actions -------------------------------------------------------------------------------
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def join(request, slug, code):
+    engine = _engine(slug)
+    result = services.join(engine, code, visitor_id(request), request.POST.get("name"))
+    return _respond(request, engine, code, result)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def options(request, slug, code):
+    engine = _engine(slug)
+    result = services.update_options(engine, code, visitor_id(request), request.POST)
+    return _respond(request, engine, code, result)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def add_bot(request, slug, code):
+    engine = _engine(slug)
+    result = services.add_bot(engine, code, visitor_id(request), request.POST.get("token", ""))
+    return _respond(request, engine, code, result)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def remove_bot(request, slug, code):
+    engine = _engine(slug)
+    result = services.remove_bot(engine, code, visitor_id(request), request.POST.get("platz"))
+    return _respond(request, engine, code, result)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def start(request, slug, code):
+    engine = _engine(slug)
+    expected = _version(request.POST.get("version"))
+    result = services.start(engine, code, visitor_id(request))
+    return _respond(request, engine, code, result, since=expected)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def act(request, slug, code):
+    engine = _engine(slug)
+    expected = _version(request.POST.get("version"))
+    result = services.act(engine, code, visitor_id(request), expected, request.POST)
+    return _respond(request, engine, code, result, since=expected)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def leave(request, slug, code):
+    engine = _engine(slug)
+    if request.method == "GET":
+        # Without JavaScript the confirmation is a page of its own (with it, a <dialog>).
+        game = _game(request, engine)
+        result = services.load(engine, code)
+        if result.room is None:
+            raise Http404(services.MISSING)
+        context = room_context(request, engine, result.room, result.seats)
+        context["game"] = game
+        return remember_visitor(request, render(request, "rooms/leave_confirm.html", context))
+    result = services.leave(engine, code, visitor_id(request))
+    return _respond(request, engine, code, result)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def rematch(request, slug, code):
+    engine = _engine(slug)
+    expected = _version(request.POST.get("version"))
+    result = services.rematch(engine, code, visitor_id(request), expected)
+    return _respond(request, engine, code, result, since=expected)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def to_lobby(request, slug, code):
+    engine = _engine(slug)
+    expected = _version(request.POST.get("version"))
+    result = services.to_lobby(engine, code, visitor_id(request), expected)
+    return _respond(request, engine, code, result)

@@ -1,0 +1,154 @@
+"""Drafts and publishing with the least machinery.
+
+Editors always edit the live rows (article, sections, examples, mistakes). The
+publish action copies them into `RulesArticle.published_snapshot`, and the
+public game page renders only that copy. So an article can be reworked for days
+while the last published version stays online; staff see the working copy on
+the site with a preview banner and can switch to the public version.
+"""
+
+import datetime
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import prefetch_related_objects
+from django.utils import timezone
+
+from rules.models import CommonMistake, RulesArticle, Section, WorkedExample
+
+SNAPSHOT_FORMAT = 1
+SOURCE_FIELDS = (
+    "rulebook_title", "rulebook_publisher", "rulebook_version", "rulebook_year",
+    "rulebook_pages", "rulebook_read_on", "source_note",
+)  # fmt: skip
+PART_FIELDS = ("title", "body", "pages")
+# Examples keep their engine check, so the public page can draw them from the engine.
+EXAMPLE_FIELDS = (*PART_FIELDS, "engine_check", "expect")
+SECTION_FIELDS = ("kind", "title", "body", "pages")
+# Staff add ?fassung=oeffentlich to a game page to see what the public sees.
+PUBLIC_VERSION_PARAM = "fassung"
+PUBLIC_VERSION_VALUE = "oeffentlich"
+
+
+def build_snapshot(article: RulesArticle) -> dict:
+    """The article's current working copy as plain JSON (uses prefetched parts if present)."""
+    source = {name: getattr(article, name) for name in SOURCE_FIELDS}
+    if source["rulebook_read_on"] is not None:
+        source["rulebook_read_on"] = source["rulebook_read_on"].isoformat()
+    return {
+        "format": SNAPSHOT_FORMAT,
+        "source": source,
+        "sections": [_fields(s, SECTION_FIELDS) for s in article.sections.all()],
+        "examples": [_fields(e, EXAMPLE_FIELDS) for e in article.examples.all()],
+        "mistakes": [_fields(m, PART_FIELDS) for m in article.mistakes.all()],
+    }
+
+
+def _fields(obj, names) -> dict:
+    return {name: getattr(obj, name) for name in names}
+
+
+def has_unpublished_changes(article: RulesArticle) -> bool:
+    if not article.is_published or article.published_snapshot is None:
+        return True
+    return build_snapshot(article) != article.published_snapshot
+
+
+@transaction.atomic
+def publish(article: RulesArticle, now=None) -> RulesArticle:
+    """Put the working copy online as a new numbered version."""
+    # Lock the row so two editors publishing at once get versions n and n+1.
+    locked = RulesArticle.objects.select_for_update().get(pk=article.pk)
+    article.published_snapshot = build_snapshot(article)
+    article.published_version = locked.published_version + 1
+    article.published_at = now or timezone.now()
+    article.status = RulesArticle.Status.PUBLISHED
+    article.save(
+        update_fields=[
+            "published_snapshot", "published_version", "published_at", "status", "updated_at",
+        ]
+    )  # fmt: skip
+    return article
+
+
+def unpublish(article: RulesArticle) -> RulesArticle:
+    """Take the article offline; the snapshot is kept for the record until the next publish."""
+    article.status = RulesArticle.Status.DRAFT
+    article.save(update_fields=["status", "updated_at"])
+    return article
+
+
+class _Parts(list):
+    """A list that answers `.all()` like a related manager, so templates need no change."""
+
+    def all(self):
+        return self
+
+
+class PublishedArticle:
+    """The public version of an article, read from its snapshot.
+
+    Offers the attributes the templates use on a RulesArticle; parts are unsaved
+    model instances, so `heading`, `anchor` and choice labels work unchanged.
+    """
+
+    is_published = True
+
+    def __init__(self, article: RulesArticle):
+        snapshot = article.published_snapshot
+        self.pk = article.pk
+        self.game_id = article.game_id
+        self.status = article.status
+        self.published_at = article.published_at
+        self.published_version = article.published_version
+        for name in SOURCE_FIELDS:
+            setattr(self, name, snapshot["source"].get(name))
+        if self.rulebook_read_on:
+            self.rulebook_read_on = datetime.date.fromisoformat(self.rulebook_read_on)
+        self.sections = _Parts(Section(**data) for data in snapshot["sections"])
+        self.examples = _Parts(WorkedExample(**data) for data in snapshot["examples"])
+        self.mistakes = _Parts(CommonMistake(**data) for data in snapshot["mistakes"])
+
+
+@dataclass(frozen=True)
+class ArticlePage:
+    """What the game page shows of an article, and how staff should be told about it."""
+
+    article: RulesArticle | PublishedArticle | None
+    is_working_copy: bool = False  # staff see the live rows
+    has_unpublished_changes: bool = False
+    has_public_version: bool = False
+    staff_sees_public_version: bool = False
+
+    @property
+    def is_unpublished_preview(self):
+        return self.is_working_copy and self.has_unpublished_changes
+
+
+def article_for_page(request, game) -> ArticlePage:
+    """The public snapshot for readers; the working copy (with preview flags) for staff.
+
+    Readers cost one query (the article row carries its snapshot); staff pay for
+    the prefetch of the live parts.
+    """
+    article = RulesArticle.objects.filter(game=game).first()
+    if article is None:
+        return ArticlePage(None)
+    has_public = article.is_published and article.published_snapshot is not None
+    wants_public = request.GET.get(PUBLIC_VERSION_PARAM) == PUBLIC_VERSION_VALUE
+    if request.user.is_staff and not wants_public:
+        prefetch_related_objects([article], "sections", "examples", "mistakes")
+        return ArticlePage(
+            article,
+            is_working_copy=True,
+            has_unpublished_changes=has_unpublished_changes(article),
+            has_public_version=has_public,
+        )
+    staff_sees_public = request.user.is_staff
+    if not has_public:
+        return ArticlePage(None, staff_sees_public_version=staff_sees_public)
+    return ArticlePage(
+        PublishedArticle(article),
+        has_public_version=True,
+        staff_sees_public_version=staff_sees_public,
+    )

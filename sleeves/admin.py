@@ -1,0 +1,215 @@
+from django import forms
+from django.contrib import admin
+from django.db.models import Count
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils import timezone
+from reversion.admin import VersionAdmin
+
+from sleeves.models import Brand, CardFormat, CardSize, ShippedRecord, SleeveProduct, SleeveSettings
+
+
+@admin.register(CardSize)
+class CardSizeAdmin(VersionAdmin):
+    list_display = ["__str__", "name", "width_mm", "height_mm", "format_count", "product_count"]
+    search_fields = ["name", "width_mm", "height_mm"]
+    fields = ["name", ("width_mm", "height_mm")]
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                format_total=Count("card_formats", distinct=True),
+                product_total=Count("sleeve_products", distinct=True),
+            )
+        )
+
+    @admin.display(description="Kartenformate", ordering="format_total")
+    def format_count(self, size):
+        return size.format_total
+
+    @admin.display(description="Sleeve-Produkte", ordering="product_total")
+    def product_count(self, size):
+        return size.product_total
+
+
+class SleeveProductInline(admin.TabularInline):
+    model = SleeveProduct
+    fields = ["name", "code", "card_size", "per_pack", "price", "price_seen_on", "is_active"]
+    autocomplete_fields = ["card_size"]
+    extra = 0
+    show_change_link = True
+
+
+@admin.register(Brand)
+class BrandAdmin(VersionAdmin):
+    list_display = ["name", "website", "product_count"]
+    search_fields = ["name"]
+    inlines = [SleeveProductInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(product_total=Count("products"))
+
+    @admin.display(description="Produkte", ordering="product_total")
+    def product_count(self, brand):
+        return brand.product_total
+
+
+class PriceKnownFilter(admin.SimpleListFilter):
+    title = "Preis"
+    parameter_name = "preis"
+
+    def lookups(self, request, model_admin):
+        return [("ja", "bekannt"), ("nein", "unbekannt")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "ja":
+            return queryset.filter(price__isnull=False)
+        if self.value() == "nein":
+            return queryset.filter(price__isnull=True)
+        return queryset
+
+
+@admin.register(SleeveProduct)
+class SleeveProductAdmin(VersionAdmin):
+    list_display = [
+        "brand", "name", "code", "card_size", "inner_size_label", "per_pack", "price",
+        "currency", "price_seen_on", "is_partner_link", "is_inner_sleeve", "is_active",
+    ]  # fmt: skip
+    list_display_links = ["name"]
+    list_editable = ["price", "price_seen_on"]
+    list_filter = [
+        "brand", "card_size", PriceKnownFilter, "is_partner_link", "is_inner_sleeve",
+        "is_active", "currency",
+    ]  # fmt: skip
+    list_select_related = ["brand", "card_size"]
+    search_fields = ["name", "code", "brand__name"]
+    autocomplete_fields = ["brand", "card_size"]
+    readonly_fields = ["updated_at"]
+    actions = ["mark_price_seen_today", "deactivate"]
+    fieldsets = [
+        (None, {"fields": ["brand", ("name", "code"), "card_size", "is_active"]}),
+        (
+            "Innenmaß und Packung",
+            {
+                "fields": [
+                    ("inner_width_mm", "inner_height_mm"),
+                    "inner_size_source",
+                    "per_pack",
+                    "is_inner_sleeve",
+                ]
+            },
+        ),
+        (
+            "Preis und Shop",
+            {
+                "fields": [
+                    ("price", "currency", "price_seen_on"),
+                    ("shop_url", "is_partner_link"),
+                    "updated_at",
+                ]
+            },
+        ),
+    ]
+
+    @admin.display(description="Innenmaß", ordering="inner_width_mm")
+    def inner_size_label(self, product):
+        return product.inner_size.label
+
+    @admin.action(description="Preis heute geprüft (Datum auf heute setzen)")
+    def mark_price_seen_today(self, request, queryset):
+        updated = queryset.filter(price__isnull=False).update(price_seen_on=timezone.localdate())
+        self.message_user(request, f"Bei {updated} Produkt(en) das Preisdatum auf heute gesetzt.")
+
+    @admin.action(description="Aus dem Rechner nehmen (nicht mehr erhältlich)")
+    def deactivate(self, request, queryset):
+        updated = queryset.update(is_active=False)
+        self.message_user(request, f"{updated} Produkt(e) werden nicht mehr empfohlen.")
+
+
+class CardFormatForm(forms.ModelForm):
+    class Meta:
+        model = CardFormat
+        fields = [
+            "game", "edition", "label", "count", "size", "note", "position", "is_expansion",
+            "expansion_title", "count_source", "size_source", "checked_on",
+        ]  # fmt: skip
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        edition = self.fields.get("edition")
+        if edition is not None:
+            edition.queryset = edition.queryset.select_related("game", "publisher")
+            edition.label_from_instance = lambda e: (
+                f"{e.game.title}: {e}" + (f" ({e.article_number})" if e.article_number else "")
+            )
+
+
+class SizeKnownFilter(admin.SimpleListFilter):
+    title = "Maß bekannt"
+    parameter_name = "mass"
+
+    def lookups(self, request, model_admin):
+        return [("ja", "bekannt"), ("nein", "noch unbekannt")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "ja":
+            return queryset.filter(size__isnull=False)
+        if self.value() == "nein":
+            return queryset.filter(size__isnull=True)
+        return queryset
+
+
+@admin.register(CardFormat)
+class CardFormatAdmin(VersionAdmin):
+    form = CardFormatForm
+    list_display = [
+        "game", "label", "count", "size", "edition", "is_expansion", "count_source",
+        "size_source", "checked_on",
+    ]  # fmt: skip
+    list_display_links = ["label"]
+    list_filter = [SizeKnownFilter, "is_expansion", "size", "checked_on"]
+    list_select_related = ["game", "size", "edition__publisher"]
+    search_fields = ["game__title", "label", "expansion_title", "count_source", "size_source"]
+    autocomplete_fields = ["game", "size"]
+    fieldsets = [
+        (None, {"fields": ["game", "edition", ("label", "count"), "size", "note", "position"]}),
+        ("Erweiterung", {"fields": [("is_expansion", "expansion_title")]}),
+        ("Quellen", {"fields": [("count_source", "size_source"), "checked_on"]}),
+    ]
+
+    def view_on_site(self, card_format):
+        return card_format.game.get_absolute_url() + "#kartenhuellen"
+
+
+@admin.register(SleeveSettings)
+class SleeveSettingsAdmin(VersionAdmin):
+    fields = ["tolerance_mm", "updated_at"]
+    readonly_fields = ["updated_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def changelist_view(self, request, extra_context=None):
+        # There is exactly one settings row: open it directly.
+        settings_row, _ = SleeveSettings.objects.get_or_create(pk=1)
+        return redirect(reverse("admin:sleeves_sleevesettings_change", args=[settings_row.pk]))
+
+
+@admin.register(ShippedRecord)
+class ShippedRecordAdmin(admin.ModelAdmin):
+    """Read-only log; deleting an entry lets `load_content` create that item again."""
+
+    list_display = ["key", "loaded_at"]
+    search_fields = ["key"]
+    readonly_fields = ["key", "loaded_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

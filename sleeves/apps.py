@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SleevesConfig(AppConfig):
+    name = "sleeves"
+    verbose_name = "Kartenhüllen"

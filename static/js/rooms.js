@@ -1,0 +1,182 @@
+/* Online rooms and the Alpaka demo: the little the server cannot do.
+ *
+ * The server owns every decision and every deadline. This script only counts
+ * the visible timers down from the seconds the server sent, copies the
+ * invite link, opens the confirmation dialogs, keeps keyboard focus and open
+ * <details> across htmx swaps, refuses to swap in an older table than the one
+ * shown, and shows when the connection drops.
+ */
+(function () {
+  "use strict";
+
+  if (window.roomsScriptLoaded) return; // the demo template may bring it a second time
+  window.roomsScriptLoaded = true;
+  document.documentElement.classList.add("js");
+
+  var URGENT_SECONDS = 15;
+  var timers = new WeakMap(); // countdown element -> {end, announced}
+  var openDetails = {}; // id -> open?
+  var focusBeforeSwap = null;
+
+  function onReady(fn) {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fn);
+    else fn();
+  }
+
+  function liveRegionFor(el) {
+    var demo = el.closest && el.closest("#alpaka-demo");
+    return document.getElementById(demo ? "alpaka-demo-live" : "room-live");
+  }
+
+  // ---------------------------------------------------------------- Timers
+
+  function format(seconds) {
+    var s = Math.max(0, Math.ceil(seconds));
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  function tick() {
+    var now = performance.now();
+    document.querySelectorAll("[data-countdown]").forEach(function (el) {
+      var info = timers.get(el);
+      if (!info) {
+        info = { end: now + parseFloat(el.dataset.countdown) * 1000, announced: false };
+        timers.set(el, info);
+      }
+      var left = Math.max(0, (info.end - now) / 1000);
+      var text = el.querySelector("[data-countdown-text]");
+      if (text) text.textContent = format(left);
+      var bar = el.querySelector("[data-countdown-bar]");
+      if (bar) bar.value = left;
+      var urgent = left <= URGENT_SECONDS;
+      el.classList.toggle("is-urgent", urgent);
+      if (urgent && !info.announced && left > 0 && el.hasAttribute("data-countdown-mine")) {
+        info.announced = true;
+        var live = liveRegionFor(el);
+        if (live) live.textContent = "Noch " + Math.ceil(left) + " Sekunden.";
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------- Copy link
+
+  function copy(button) {
+    var source = document.getElementById(button.dataset.copy);
+    var status = button.parentElement.querySelector("[data-copy-status]");
+    var text = source ? (source.href || source.textContent).trim() : "";
+    function done(ok) {
+      if (status) status.textContent = ok ? "Link kopiert!" : "Bitte markiere den Link und kopiere ihn selbst.";
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(false); });
+    } else {
+      var range = document.createRange();
+      range.selectNodeContents(source);
+      var selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      done(ok);
+    }
+  }
+
+  // ---------------------------------------------------------------- New content
+
+  function prepare(root) {
+    root.querySelectorAll("[data-copy][hidden]").forEach(function (b) { b.hidden = false; });
+    root.querySelectorAll("details[data-remember][id]").forEach(function (d) {
+      if (Object.prototype.hasOwnProperty.call(openDetails, d.id)) d.open = openDetails[d.id];
+    });
+    tick();
+  }
+
+  document.addEventListener("click", function (event) {
+    var opener = event.target.closest("[data-open-dialog]");
+    if (opener) {
+      var dialog = document.getElementById(opener.dataset.openDialog);
+      if (dialog && dialog.showModal) {
+        event.preventDefault();
+        dialog.showModal();
+      }
+      return;
+    }
+    var closer = event.target.closest("[data-close-dialog]");
+    if (closer) {
+      closer.closest("dialog").close();
+      return;
+    }
+    var copier = event.target.closest("[data-copy]");
+    if (copier) copy(copier);
+  });
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target.closest("form[data-confirm-dialog]");
+    if (!form) return;
+    var dialog = document.getElementById(form.dataset.confirmDialog);
+    if (dialog && dialog.showModal) {
+      event.preventDefault();
+      dialog.showModal();
+    }
+  });
+
+  document.addEventListener("toggle", function (event) {
+    var d = event.target;
+    if (d.matches && d.matches("details[data-remember][id]")) openDetails[d.id] = d.open;
+  }, true);
+
+  // ---------------------------------------------------------------- htmx
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    var xhr = event.detail.xhr;
+    if (target && target.dataset && target.dataset.version && xhr) {
+      // Never replace a newer table with an older answer that arrived late.
+      var incoming = parseInt(xhr.getResponseHeader("X-Room-Version") || "", 10);
+      if (!isNaN(incoming) && incoming < parseInt(target.dataset.version, 10)) {
+        event.detail.shouldSwap = false;
+        return;
+      }
+    }
+    var active = document.activeElement;
+    focusBeforeSwap = target && active && active !== document.body && target.contains(active)
+      ? { id: active.id, inside: true } : null;
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    var before = focusBeforeSwap;
+    focusBeforeSwap = null;
+    if (!before || (document.activeElement && document.activeElement !== document.body)) return;
+    var again = before.id && document.getElementById(before.id);
+    if (again && !again.disabled) {
+      again.focus({ preventScroll: true });
+      return;
+    }
+    // The focused button is gone or disabled: land on the hand (or the table) instead of <body>.
+    var fallback = document.querySelector(".alp-group--playable, .alp-continue, .alp-me__name, .alp-status");
+    if (fallback) {
+      if (!fallback.matches("button, a, input")) fallback.setAttribute("tabindex", "-1");
+      fallback.focus({ preventScroll: true });
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt;
+    var dialog = elt && elt.closest && elt.closest("dialog");
+    if (dialog && dialog.open) dialog.close();
+    var body = document.getElementById("room-body") || document.getElementById("alpaka-demo-body");
+    if (body) body.classList.toggle("is-offline", !event.detail.successful && !event.detail.xhr.status);
+  });
+
+  document.addEventListener("htmx:sendError", function () {
+    var body = document.getElementById("room-body") || document.getElementById("alpaka-demo-body");
+    if (body) body.classList.add("is-offline");
+  });
+
+  onReady(function () {
+    prepare(document);
+    if (window.htmx) window.htmx.onLoad(prepare);
+    else document.addEventListener("htmx:load", function (event) { prepare(event.target); });
+    window.setInterval(tick, 250);
+  });
+})();

@@ -1,0 +1,520 @@
+"""Kätzchen-Angeln in the browser: one test per feature of seed 000, axe in every layout.
+
+Animations run at a fraction of their speed (localStorage "kaetzchen-tempo", read by
+static/js/kaetzchen.js) unless a test needs to catch one in the middle.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.http import HttpResponse
+from playwright.sync_api import expect
+
+from games import kaetzchen_demo
+from games.engines import kaetzchen as engine
+from games.models import DemoGame
+from games.visitors import COOKIE_NAME, COOKIE_SALT
+from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PAGE = "/spiele/kaetzchen-angeln/"
+DEMO = "/spiele/kaetzchen-angeln/demo/"
+LANDSCAPE = {"width": PHONE["height"], "height": PHONE["width"]}
+FAST = 0.05
+VISITOR = "browser-test-visitor"
+
+# The animation helper records every Web Animation the script starts.
+RECORD_ANIMATIONS = """
+window.__kzAnimations = [];
+const originalAnimate = Element.prototype.animate;
+Element.prototype.animate = function (frames, options) {
+  window.__kzAnimations.push(typeof options === "number" ? options : options.duration);
+  return originalAnimate.call(this, frames, options);
+};
+"""
+
+
+@pytest.fixture(autouse=True)
+def _content(content):
+    return content
+
+
+@pytest.fixture
+def seeds(monkeypatch):
+    queue = list(range(501, 520))
+    monkeypatch.setattr(kaetzchen_demo, "new_seed", lambda: queue.pop(0))
+    return queue
+
+
+def open_demo(browser, live_server, viewport=DESKTOP, tempo=FAST, visitor=None, **options):
+    """A browser context with its own visitor; returns (context, page, errors)."""
+    context = browser.new_context(
+        viewport=viewport, locale="de-DE", base_url=live_server.url, **options
+    )
+    context.add_init_script(f"localStorage.setItem('kaetzchen-tempo', '{tempo}');")
+    context.add_init_script(RECORD_ANIMATIONS)
+    if visitor:
+        # Signed exactly as the site signs it.
+        response = HttpResponse()
+        response.set_signed_cookie(COOKIE_NAME, visitor, salt=COOKIE_SALT)
+        value = response.cookies[COOKIE_NAME].value
+        context.add_cookies([{"name": COOKIE_NAME, "value": value, "url": live_server.url}])
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page, errors
+
+
+@pytest.fixture
+def demo(browser, live_server):
+    """Open pages with `demo(viewport=…, tempo=…, visitor=…)`; checks for JS errors at the end."""
+    opened = []
+
+    def make(**kwargs):
+        context, page, errors = open_demo(browser, live_server, **kwargs)
+        opened.append((context, errors))
+        return page
+
+    yield make
+    for context, errors in opened:
+        context.close()
+        assert errors == [], errors
+
+
+def stored(state, version=5, games=3, auto=False):
+    """Put a hand-made position into the browser visitor's row."""
+    return DemoGame.objects.update_or_create(
+        visitor=VISITOR,
+        engine="kaetzchen",
+        defaults={"state": state, "version": version, "profile": {"games": games, "auto": auto}},
+    )[0]
+
+
+def position(you, cat, table=(), turn=0, moves=20, limit=5000, starter=0):
+    state = engine.new_game(99, options={"limit": limit})
+    state.update(
+        piles=[list(you), list(cat)], table=list(table), turn=turn, moves=moves, starter=starter
+    )
+    return state
+
+
+def others(*used):
+    taken = set().union(*map(set, used))
+    return [code for code in engine.CARDS if code not in taken]
+
+
+def game(page):
+    return page.locator("#kz-game")
+
+
+def settled(page, moves):
+    """The board shows `moves` and has come to rest (set up by the script, nothing moving)."""
+    expect(page.locator(f'#kz-game[data-ready][data-moves="{moves}"]')).to_have_count(1)
+    expect(page.locator("#kz-game:is(.is-animating, .is-dealing, .is-waiting)")).to_have_count(0)
+
+
+def row():
+    return DemoGame.objects.get(engine="kaetzchen")
+
+
+def wait_until(page, condition, timeout=15):
+    """Poll from Python (the page's CSP forbids Playwright's string functions)."""
+    for _ in range(int(timeout / 0.05)):
+        if condition():
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("condition not reached")
+
+
+def moves_shown(page) -> int:
+    return int(game(page).get_attribute("data-moves"))
+
+
+def table_cards(page) -> list[str]:
+    return page.locator("#kz-game .kz-row .kz-card").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+
+
+# --------------------------------------------------------------------------
+# Dealing
+
+
+def test_deal_is_skippable_and_taps_or_keys_only_finish_it(demo):
+    page = demo(tempo=3)  # slow enough to act during the deal
+    page.goto(DEMO)
+    expect(page.locator("#kz-game.is-dealing")).to_have_count(1)
+    page.keyboard.press("Space")
+    expect(page.locator("#kz-game.is-dealing")).to_have_count(0)
+    expect(page.locator('[data-kz-count="you"]')).to_have_text("26")
+    expect(page.locator('[data-kz-count="cat"]')).to_have_text("26")
+    assert DemoGame.objects.count() == 0  # no card was flipped
+
+    page.reload()
+    expect(page.locator("#kz-game.is-dealing")).to_have_count(1)
+    page.locator("#kz-pile-you").click()  # a tap on the pile only finishes the deal
+    expect(page.locator("#kz-game.is-dealing")).to_have_count(0)
+    settled(page, 0)
+    assert DemoGame.objects.count() == 0
+
+    page.reload()
+    skip = page.get_by_role("button", name="Überspringen")
+    expect(skip).to_be_visible()
+    skip.click()
+    expect(skip).to_be_hidden()
+    expect(page.locator('[data-kz-count="you"]')).to_have_text("26")
+    assert DemoGame.objects.count() == 0
+
+
+# --------------------------------------------------------------------------
+# Flipping
+
+
+def test_flip_by_click_key_and_tap(demo, browser, live_server, seeds):
+    page = demo()
+    page.goto(DEMO)
+    settled(page, 0)
+    expect(page.locator("#kz-tap-hint")).to_contain_text("Tippe auf deinen Stapel")
+    expect(page.locator("#kz-tap-hint")).to_be_visible()
+    page.get_by_role("button", name="Dein Stapel – oberste Karte aufdecken").click()
+    settled(page, 2)  # Kätzchen answered by itself
+    expect(page.locator("#kz-tap-hint")).to_have_count(0)
+    page.get_by_role("button", name="Aufdecken", exact=True).click()
+    settled(page, 4)
+    game(page).focus()
+    page.keyboard.press("Space")
+    settled(page, 6)
+    page.keyboard.press("Enter")
+    settled(page, 8)
+    assert row().state["moves"] == 8
+    screenshot(page, "kaetzchen-desktop-play")
+
+    phone = demo(viewport=PHONE, has_touch=True, is_mobile=True)
+    phone.goto(DEMO)
+    settled(phone, 0)
+    phone.locator("#kz-pile-you").tap()
+    settled(phone, 2)
+
+
+def test_fishing_is_highlighted_then_collected_and_a_tap_only_finishes_it(demo):
+    table = ["5S", "9H", "KD", "3C"]
+    you = ["9C", "2D", "4S"]
+    cat = others(table, you)
+    stored(position(you, cat, table, turn=0))
+    page = demo(tempo=4, visitor=VISITOR)
+    page.goto(DEMO)
+    settled(page, 20)
+    page.locator("#kz-pile-you").click()
+    highlighted = page.locator(".kz-card.is-highlight")
+    expect(highlighted).to_have_count(2)
+    expect(page.locator(".kz-card.is-highlight[data-card='9H']")).to_be_visible()
+    expect(page.locator(".kz-card.is-highlight[data-card='9C']")).to_be_visible()
+    expect(page.locator("[data-kz-status]")).to_have_text(
+        "Geangelt! Du nimmst 4 Karten. Kätzchen ist dran."
+    )
+    expect(page.locator("[data-kz-flash]")).to_have_text("Geangelt!")
+    # A tap during the collect animation only finishes it.
+    page.locator("#kz-pile-you").click()
+    expect(page.locator("#kz-game .kz-row .kz-card")).to_have_count(1)
+    expect(page.locator('[data-kz-count="you"]')).to_have_text("6")
+    assert row().state["moves"] == 21  # exactly one flip
+    expect(page.locator("#kz-game.is-animating")).to_have_count(0)
+
+
+def test_jack_clear_has_its_own_message(demo):
+    table = ["5S", "9H", "KD"]
+    cat = ["JD", "2C"]
+    you = others(table, cat)
+    stored(position(you, cat, table, turn=1))
+    page = demo(tempo=3, visitor=VISITOR)
+    page.goto(DEMO)
+    expect(page.locator("[data-kz-flash]")).to_have_text("Bube räumt ab!")
+    expect(page.locator(".kz-card.is-jack[data-card='JD']")).to_be_visible()
+    expect(page.locator("[data-kz-status]")).to_have_text(
+        "Bube räumt ab! Kätzchen nimmt 4 Karten. Du bist dran."
+    )
+    page.keyboard.press("Escape")  # a key finishes the animation, nothing else
+    expect(page.locator("#kz-game .kz-row .kz-card")).to_have_count(0)
+    expect(page.get_by_text("Der Tisch ist leer.")).to_be_visible()
+    expect(page.locator('[data-kz-count="cat"]')).to_have_text("5")
+    assert row().state["moves"] == 21
+
+
+def test_tap_during_kaetzchens_turn_only_says_wait(demo):
+    you = ["2D", "3D", "4D"]
+    cat = others(you)
+    stored(position(you, cat, turn=1))
+    page = demo(tempo=8, visitor=VISITOR)  # Kätzchen waits several seconds
+    page.goto(DEMO)
+    expect(game(page)).to_have_attribute("data-turn", "cat")
+    expect(page.locator(".kz-seat--cat .kz-seat__turn")).to_have_text("am Zug")
+    page.locator("#kz-pile-you").click()
+    expect(page.locator("[data-kz-status]")).to_contain_text("Warte auf den Gegner")
+    expect(page.locator("#kz-live")).to_contain_text("Warte auf den Gegner")
+    assert row().state["moves"] == 20 and row().state["piles"][0] == you
+    # Then Kätzchen flips by itself.
+    expect(game(page)).to_have_attribute("data-moves", "21", timeout=15000)
+    assert row().state["piles"][0] == you
+
+
+# --------------------------------------------------------------------------
+# Starter, Auto
+
+
+def test_starter_alternates_and_kaetzchen_announces_its_start(demo, seeds):
+    page = demo()
+    page.goto(DEMO)
+    settled(page, 0)
+    expect(page.locator("#kz-tap-hint")).to_be_visible()
+    expect(page.locator("#kz-cat-starts")).to_have_count(0)
+    page.get_by_role("button", name="Neues Spiel").click()  # nothing played yet: no question
+    expect(page.locator("#kz-cat-starts")).to_have_text(
+        "In diesem Spiel deckt der Gegner zuerst auf"
+    )
+    settled(page, 1)  # Kätzchen flipped first, without a click
+    assert row().state["starter"] == 1 and row().profile["games"] == 2
+    expect(page.locator("#kz-tap-hint")).to_have_count(0)
+
+    page.get_by_role("button", name="Neues Spiel").click()
+    page.get_by_role("button", name="Ja, neu mischen").click()
+    settled(page, 0)
+    assert row().state["starter"] == 0 and row().profile["games"] == 3
+    expect(page.locator("#kz-cat-starts")).to_have_count(0)
+    expect(game(page)).to_have_attribute("data-turn", "you")
+
+
+def test_auto_flips_both_sides_until_switched_off(demo, seeds):
+    page = demo(tempo=0.05)
+    page.goto(DEMO)
+    settled(page, 0)
+    switch = page.get_by_role("button", name="Auto")
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    wait_until(page, lambda: moves_shown(page) >= 8)
+    assert row().profile["auto"] is True
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    expect(game(page)).to_have_attribute("data-turn", "you", timeout=10000)
+    moves = game(page).get_attribute("data-moves")
+    page.wait_for_timeout(600)  # long enough for several automatic flips at this tempo
+    assert game(page).get_attribute("data-moves") == moves
+    assert row().profile["auto"] is False
+    page.reload()
+    expect(page.get_by_role("button", name="Auto")).to_have_attribute("aria-pressed", "false")
+
+
+# --------------------------------------------------------------------------
+# Zum Ergebnis, result, new game
+
+
+def test_zum_ergebnis_asks_then_shows_the_real_result(demo, seeds):
+    page = demo()
+    page.goto(DEMO)
+    settled(page, 0)
+    page.locator("#kz-pile-you").click()
+    settled(page, 2)
+    before = row().state
+    page.get_by_role("button", name="Zum Ergebnis").click()
+    question = page.get_by_role("dialog", name="Zum Ergebnis springen?")
+    expect(question).to_be_visible()
+    assert_accessible(page)
+    page.get_by_role("button", name="Weiterspielen").click()
+    expect(question).to_be_hidden()
+    assert row().state == before
+
+    page.get_by_role("button", name="Zum Ergebnis").click()
+    page.get_by_role("button", name="Ja, zum Ergebnis").click()
+    end, summary = engine.finish(before)
+    title = {"you": "Sieg!", "cat": "Niederlage", None: "Unentschieden"}[summary["winner"]]
+    result = page.get_by_role("dialog", name=title)
+    expect(result).to_be_visible()
+    expect(result).to_contain_text(f"Züge insgesamt{summary['moves']}")
+    expect(result).to_contain_text(f"Dein Stapel{summary['you']} Karte")
+    expect(result).to_contain_text(f"Kätzchens Stapel{summary['cat']} Karte")
+    assert row().state["result"] == end["result"]
+    screenshot(page, "kaetzchen-desktop-result")
+
+
+def test_result_dialog_shows_the_loss_and_starts_a_new_round(demo, seeds):
+    table = ["8S", "4C", "KD"]
+    you = ["2D"]
+    cat = others(table, you)
+    stored(position(you, cat, table, turn=0, moves=41), games=3)
+    page = demo(visitor=VISITOR)
+    page.goto(DEMO)
+    settled(page, 41)
+    page.locator("#kz-pile-you").click()
+    result = page.get_by_role("dialog", name="Niederlage")
+    expect(result).to_be_visible()
+    expect(result).to_contain_text("Dein Stapel ist leer.")
+    expect(result).to_contain_text("Dein Stapel0 Karten")
+    expect(result).to_contain_text(f"Kätzchens Stapel{len(cat)} Karten")
+    expect(result).to_contain_text("Züge insgesamt42")
+    expect(page.locator("#kz-live")).to_contain_text("Dein Stapel ist leer – Kätzchen gewinnt.")
+    assert_accessible(page)
+    result.get_by_role("button", name="Neue Runde").click()
+    expect(result).to_have_count(0)
+    settled(page, 1)  # game 4: Kätzchen starts and flips at once
+    assert row().profile["games"] == 4 and row().state["starter"] == 1
+
+
+def test_limit_result_names_the_card_count(demo):
+    you, cat = engine.deal(77)
+    stored(position(you, cat, turn=0, moves=0, limit=9))
+    page = demo(visitor=VISITOR)
+    page.goto(DEMO)
+    page.get_by_role("button", name="Zum Ergebnis").click()
+    page.get_by_role("button", name="Ja, zum Ergebnis").click()
+    expect(page.get_by_role("dialog")).to_contain_text("Zuglimit erreicht – Kartenzahl entscheidet")
+    expect(page.get_by_role("dialog")).to_contain_text("Züge insgesamt9")
+
+
+def test_new_game_mid_game_asks_once(demo, seeds):
+    page = demo()
+    page.goto(DEMO)
+    settled(page, 0)
+    page.locator("#kz-pile-you").click()
+    settled(page, 2)
+    page.get_by_role("button", name="Neues Spiel").click()
+    question = page.get_by_role("dialog", name="Neues Spiel starten?")
+    expect(question).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(question).to_be_hidden()
+    assert row().state["moves"] == 2
+    settled(page, 2)
+    page.get_by_role("button", name="Neues Spiel").click()
+    page.get_by_role("button", name="Ja, neu mischen").click()
+    expect(question).to_be_hidden()
+    expect(game(page)).to_have_attribute("data-phase", "deal")
+    assert row().state["moves"] <= 1 and row().profile["games"] == 2
+
+
+# --------------------------------------------------------------------------
+# Saving, layouts, accessibility
+
+
+def test_reload_and_switching_fullscreen_continue_the_game(demo, seeds):
+    page = demo()
+    page.goto(DEMO)
+    settled(page, 0)
+    for moves in (2, 4, 6):
+        page.locator("#kz-pile-you").click()
+        settled(page, moves)
+    cards = table_cards(page)
+    counts = (
+        page.locator('[data-kz-count="you"]').text_content(),
+        page.locator('[data-kz-count="cat"]').text_content(),
+    )
+    for url in (DEMO, PAGE):
+        page.goto(url)
+        settled(page, 6)
+        assert table_cards(page) == cards
+        assert (
+            page.locator('[data-kz-count="you"]').text_content(),
+            page.locator('[data-kz-count="cat"]').text_content(),
+        ) == counts
+        expect(page.locator(".kz-moves")).to_have_text("Züge: 6")
+
+
+@pytest.mark.parametrize(
+    ("name", "viewport"),
+    [("phone-portrait", PHONE), ("phone-landscape", LANDSCAPE), ("desktop", DESKTOP)],
+)
+def test_layout_fits_and_is_accessible(demo, name, viewport):
+    table = ["AS", "2H", "3D", "4C", "5S", "6H", "7D", "8C", "9S", "10H", "QD", "KC"]
+    you = ["AH", "2S", "JH"]
+    cat = others(table, you)
+    stored(position(you, cat, table, turn=0))
+    page = demo(viewport=viewport, visitor=VISITOR, has_touch=viewport != DESKTOP)
+    for url in (DEMO, PAGE):
+        page.goto(url)
+        settled(page, 20)
+        page.locator("#kz-demo").scroll_into_view_if_needed()
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        finish = page.get_by_role("button", name="Zum Ergebnis")
+        expect(finish).to_be_visible()
+        for locator in (
+            page.locator("#kz-pile-you"),
+            page.locator('[data-kz-pile="cat"]'),
+            page.get_by_role("button", name="Aufdecken", exact=True),
+            finish,
+            page.locator("#kz-game .kz-row .kz-card").last,
+            page.locator("[data-kz-status]"),
+        ):
+            expect(locator).to_be_visible()
+        if url == DEMO:
+            # Full screen: the whole table fits on the screen, nothing to scroll.
+            box = page.locator("#kz-game").bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"] + 1
+        label = page.locator("#kz-finish .kz-btn__label")
+        if name == "phone-portrait":
+            assert label.bounding_box()["width"] <= 1  # an icon button, named for screen readers
+        else:
+            expect(label).to_be_visible()
+        assert_accessible(page)
+        screenshot(page, f"kaetzchen-{name}-{'vollbild' if url == DEMO else 'seite'}")
+
+
+def test_status_line_is_a_live_region(demo, seeds):
+    page = demo()
+    page.goto(DEMO)
+    settled(page, 0)
+    live = page.locator("#kz-live")
+    expect(live).to_have_attribute("aria-live", "polite")
+    expect(live).to_have_attribute("role", "status")
+    page.locator("#kz-pile-you").click()
+    settled(page, 2)
+    status = page.locator("[data-kz-status]").text_content()
+    assert re.match(r"Kätzchen (deckt .* auf\.|.*nimmt \d+ Karten?\.) Du bist dran\.$", status)
+    expect(live).to_have_text(status)
+
+
+def test_reduced_motion_skips_the_movement(demo, browser, live_server):
+    table = ["5S", "9H", "KD", "3C"]
+    you = ["9C", "2D", "4S"]
+    cat = others(table, you)
+    stored(position(you, cat, table, turn=0))
+    page = demo(tempo=1, visitor=VISITOR, reduced_motion="reduce")
+    page.goto(DEMO)
+    settled(page, 20)
+    page.locator("#kz-pile-you").click()
+    expect(page.locator("#kz-game .kz-row .kz-card")).to_have_count(1)
+    assert page.evaluate("window.__kzAnimations") == []  # no card flies
+    pile = page.locator(".kz-pile--you .kz-pile__stack")
+    assert pile.evaluate("el => getComputedStyle(el).animationName") == "none"
+
+    # The same flip with motion does animate.
+    row_ = row()
+    row_.state = position(you, cat, table, turn=0)
+    row_.save()
+    moving = demo(tempo=1, visitor=VISITOR)
+    moving.goto(DEMO)
+    settled(moving, 20)
+    moving.locator("#kz-pile-you").click()
+    wait_until(moving, lambda: moving.evaluate("window.__kzAnimations.length") > 0)
+
+
+def test_works_without_javascript(browser, live_server, seeds):
+    context = browser.new_context(java_script_enabled=False, base_url=live_server.url)
+    page = context.new_page()
+    try:
+        page.goto(DEMO)
+        page.get_by_role("button", name="Aufdecken", exact=True).click()
+        expect(page.locator(".kz-moves")).to_have_text("Züge: 1")
+        page.get_by_role("button", name="Aufdecken", exact=True).click()
+        expect(page.locator("[data-kz-status]")).to_contain_text("Warte auf den Gegner")
+        page.get_by_role("button", name="Kätzchen aufdecken lassen").click()
+        expect(page.locator(".kz-moves")).to_have_text("Züge: 2")
+        page.get_by_role("button", name="Zum Ergebnis").click()
+        expect(page.get_by_role("heading", name="Zum Ergebnis springen?")).to_be_visible()
+        page.get_by_role("button", name="Ja, zum Ergebnis").click()
+        expect(page.locator("#kz-result")).to_be_visible()
+        expect(page).to_have_url(re.compile(r"/spiele/kaetzchen-angeln/demo/"))
+        assert row().state["result"] is not None
+    finally:
+        context.close()

@@ -1,0 +1,78 @@
+"""Every worked example of the Alpaka article is checked by the engine."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from games import example_checks
+from rules.models import WorkedExample
+
+pytestmark = pytest.mark.django_db
+
+KINDS = {"play", "score", "round", "chips", "end"}
+
+
+def alpaka_examples():
+    return list(WorkedExample.objects.filter(article__game__slug="alpaka"))
+
+
+def test_every_alpaka_example_has_a_check_the_engine_confirms(content):
+    examples = alpaka_examples()
+    assert len(examples) >= 18
+    problems = []
+    for example in examples:
+        check = example.engine_check
+        assert check, f"Beispiel ohne Engine-Prüfung: {example.title}"
+        assert check["engine"] == "alpaka" and check["kind"] in KINDS, example.title
+        assert ("alpaka", check["kind"]) in example_checks.registered()
+        difference = example_checks.mismatch(check, example.expect)
+        if difference:
+            problems.append(f"{example.title}: {difference}")
+    assert problems == []
+    assert {e.engine_check["kind"] for e in examples} == KINDS
+
+
+@pytest.mark.parametrize(
+    ("title", "key", "wrong"),
+    [
+        ("Überspringen geht nicht", "allowed", True),
+        ("Englert: die 6 auf das Alpaka", "allowed", False),
+        ("Wertung: vier Vieren", "score", 16),
+        ("Eine ganze Runde wird gewertet", "points", {"Anna": 0, "Ben": 8, "Cara": 16}),
+        ("Dieselbe Runde mit der Englert-Zusatzregel", "points", {"Anna": -1, "Ben": 8, "Cara": 16}),
+        ("Allein am Tisch", "draw_allowed", True),
+        ("Chip zurück mit Wechselgeld", "white", 10),
+        ("Bei null gibt es nichts zurück", "points", -1),
+        ("Das Spielende", "winners", ["Anna"]),
+    ],
+)
+def test_a_wrong_statement_in_an_example_fails(content, title, key, wrong):
+    example = WorkedExample.objects.get(article__game__slug="alpaka", title=title)
+    assert example_checks.mismatch(example.engine_check, example.expect) is None
+    changed = copy.deepcopy(example.expect)
+    changed[key] = wrong
+    assert example_checks.mismatch(example.engine_check, changed)
+
+
+def test_round_checks_play_the_moves_through_the_engine():
+    check = {
+        "engine": "alpaka",
+        "kind": "round",
+        "players": ["Anna", "Ben"],
+        "hands": [["5", "6"], ["1", "1"]],
+        "top": "4",
+        "moves": [["Anna", "play:5"], ["Ben", "quit"], ["Anna", "play:6"]],
+    }
+    assert example_checks.verify(check) == {"reason": "empty_hand", "points": {"Anna": 0, "Ben": 1}}
+    with pytest.raises(Exception, match="passt nicht"):
+        example_checks.verify({**check, "moves": [["Anna", "play:6"]]})
+    with pytest.raises(AssertionError, match="nicht vorbei"):
+        example_checks.verify({**check, "moves": [["Anna", "play:5"]]})
+
+
+def test_the_game_end_check_knows_a_game_that_goes_on():
+    check = {"engine": "alpaka", "kind": "end", "points": {"Anna": 12, "Ben": 39}}
+    assert example_checks.verify(check) == {"over": False}
+    assert example_checks.verify({**check, "target": 20}) == {"over": True, "winners": ["Anna"]}
