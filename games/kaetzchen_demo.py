@@ -190,7 +190,9 @@ def board(row, *, back: str, result=None, note: str = "") -> dict:
         # there (they lay on the table a moment ago, so they are public).
         won = flip.get("won", [])
         if won:
-            cards = [card_context(code) for code in table] + [card_context(code, "won") for code in won[:-1]]
+            cards = [card_context(code) for code in table] + [
+                card_context(code, "won") for code in won[:-1]
+            ]
             cards.append(card_context(won[-1], "new won"))
             if flip["type"] == "fish":
                 cards[len(table)]["mark"] = "won match"

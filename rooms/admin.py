@@ -17,7 +17,16 @@ class RoomAdmin(admin.ModelAdmin):
 
     list_display = ("code", "engine", "status", "version", "last_activity")
     list_filter = ("engine", "status")
-    fields = ("code", "engine", "status", "options", "version", "games_played", "created_at", "last_activity")
+    fields = (
+        "code",
+        "engine",
+        "status",
+        "options",
+        "version",
+        "games_played",
+        "created_at",
+        "last_activity",
+    )
     readonly_fields = fields
     inlines = [SeatInline]
 

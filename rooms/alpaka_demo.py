@@ -55,7 +55,9 @@ def _settings(data, current: dict) -> dict:
     if bots not in BOT_CHOICES:
         raise IllegalAction("Wähle 1 bis 5 Bots.")
     try:
-        options = ENGINE.clean_options(data, current={k: settings[k] for k in ("variant", "target")})
+        options = ENGINE.clean_options(
+            data, current={k: settings[k] for k in ("variant", "target")}
+        )
     except ValueError as error:
         raise IllegalAction(str(error)) from None
     return {**settings, **options, "bots": bots}
@@ -166,8 +168,7 @@ def _new(row):
 
 def _urls() -> dict:
     return {
-        name: reverse(f"rooms:alpaka_demo:{name}")
-        for name in ("start", "act", "poll", "new")
+        name: reverse(f"rooms:alpaka_demo:{name}") for name in ("start", "act", "poll", "new")
     } | {"create_room": reverse("rooms:create", kwargs={"slug": ENGINE.game_slug})}
 
 
@@ -231,7 +232,11 @@ def demo_context(request, game) -> dict:
         row = demo_service.current(visitor, ENGINE.key)
         if row is not None and _due(row):
             row = demo_service.perform(
-                visitor, ENGINE.key, _poll, create=_create, expected_version=None,
+                visitor,
+                ENGINE.key,
+                _poll,
+                create=_create,
+                expected_version=None,
                 bump_version=False,
             ).row
     if row is None:
@@ -311,7 +316,11 @@ def act(request):
 def new(request):
     # No version needed: going back to the setup is the same however often it is asked.
     outcome = demo_service.perform(
-        visitor_id(request), ENGINE.key, _new, create=_create, expected_version=None,
+        visitor_id(request),
+        ENGINE.key,
+        _new,
+        create=_create,
+        expected_version=None,
         bump_version=False,
     )
     return _respond(request, outcome)

@@ -94,9 +94,7 @@ def _hand_groups(hand: list[str], playable: set[str]) -> list[dict]:
             groups[-1]["count"] += 1
             groups[-1]["copies"] = range(groups[-1]["count"])
             continue
-        groups.append(
-            {**card(code), "count": 1, "copies": range(1), "playable": code in playable}
-        )
+        groups.append({**card(code), "count": 1, "copies": range(1), "playable": code in playable})
     return groups
 
 
@@ -120,7 +118,9 @@ class _Words:
 
     def many(self, seats: list[int]) -> str:
         ordered = [s for s in seats if s != self.me] + [s for s in seats if s == self.me]
-        return texts.join_names([self.who(s, capital=index == 0) for index, s in enumerate(ordered)])
+        return texts.join_names(
+            [self.who(s, capital=index == 0) for index, s in enumerate(ordered)]
+        )
 
 
 def describe(event: dict, me: int | None, names: list[str], target: int | None = None) -> str:
@@ -156,7 +156,9 @@ def describe(event: dict, me: int | None, names: list[str], target: int | None =
     if kind == "score":
         if not event["points"]:
             return f"{w.who(seat)} {w.verb(seat, 'zahlt', 'zahlst')} nichts."
-        text = f"{w.who(seat)} {w.verb(seat, 'bekommt', 'bekommst')} {texts.points(event['points'])}"
+        text = (
+            f"{w.who(seat)} {w.verb(seat, 'bekommt', 'bekommst')} {texts.points(event['points'])}"
+        )
         if event.get("swapped"):
             text += (
                 f" und {w.verb(seat, 'tauscht', 'tauschst')} zehn weiße Chips gegen einen schwarzen"
@@ -293,10 +295,7 @@ def present(
             }
         )
     # Opponents clockwise from the viewer's left, as they sit at a real table.
-    if me is not None:
-        opponents = seats[me + 1 :] + seats[:me]
-    else:
-        opponents = seats
+    opponents = seats[me + 1 :] + seats[:me] if me is not None else seats
 
     hand = view["hand"]
     mine = None
@@ -311,7 +310,10 @@ def present(
     draw_allowed = any(action["type"] == "draw" for action in legal)
     quit_allowed = any(action["type"] == "quit" for action in legal)
     actions = {
-        "draw": {"allowed": draw_allowed, "reason": "" if draw_allowed else _draw_reason(view, my_turn)},
+        "draw": {
+            "allowed": draw_allowed,
+            "reason": "" if draw_allowed else _draw_reason(view, my_turn),
+        },
         "quit": {"allowed": quit_allowed, "reason": ""},
         "continue": any(action["type"] == "continue" for action in legal),
     }
@@ -377,9 +379,12 @@ def _status(view, me, words, my_turn, can_play, bots) -> str:
             return f"Runde {view['round']} ist gewertet. Sieh dir die Wertung an und klicke auf „Weiter“."
         return f"Runde {view['round']} ist gewertet. Gleich geht es weiter."
     if my_turn:
-        if can_play:
+        may_draw = any(action["type"] == "draw" for action in view["legal_actions"])
+        if can_play and may_draw:
             return "Du bist am Zug: Lege eine passende Karte ab, ziehe oder steige aus."
-        if any(action["type"] == "draw" for action in view["legal_actions"]):
+        if can_play:
+            return "Du bist am Zug: Lege eine passende Karte ab oder steige aus."
+        if may_draw:
             return "Du bist am Zug. Keine deiner Karten passt – ziehe oder steige aus."
         return "Du bist am Zug. Keine deiner Karten passt – du kannst nur aussteigen."
     turn = view["turn"]

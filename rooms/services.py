@@ -32,8 +32,12 @@ IDLE_AFTER = timedelta(hours=24)
 LOG_MAX = 40
 LOCK_RETRIES = 60
 
-MISSING = "Diesen Raum gibt es nicht (mehr). Räume ohne Aktivität werden nach 24 Stunden geschlossen."
-STALE = "Zu spät – am Tisch hat sich inzwischen etwas geändert. Du siehst jetzt den aktuellen Stand."
+MISSING = (
+    "Diesen Raum gibt es nicht (mehr). Räume ohne Aktivität werden nach 24 Stunden geschlossen."
+)
+STALE = (
+    "Zu spät – am Tisch hat sich inzwischen etwas geändert. Du siehst jetzt den aktuellen Stand."
+)
 STALE_LOBBY = "Inzwischen hat sich im Raum etwas geändert. Prüfe den aktuellen Stand und versuche es noch einmal."
 NOT_SEATED = "Du sitzt nicht an diesem Tisch – nur Mitspieler können das."
 HOST_ONLY = "Das kann nur der Gastgeber."
@@ -353,11 +357,11 @@ def join(engine: RoomEngine, code: str, visitor: str, name) -> Result:
             )
         clean = clean_name(name)
         if len(ctx.active()) >= engine.max_players:
-            raise RoomError(
-                f"Der Raum ist voll – alle {engine.max_players} Plätze sind besetzt."
-            )
+            raise RoomError(f"Der Raum ist voll – alle {engine.max_players} Plätze sind besetzt.")
         if _name_taken(ctx, clean):
-            raise RoomError(f"Den Namen „{clean}“ gibt es in diesem Raum schon. Bitte wähle einen anderen.")
+            raise RoomError(
+                f"Den Namen „{clean}“ gibt es in diesem Raum schon. Bitte wähle einen anderen."
+            )
         number = max((s.number for s in ctx.seats), default=-1) + 1
         ctx.seats.append(
             Seat.objects.create(
@@ -397,7 +401,9 @@ def add_bot(engine: RoomEngine, code: str, visitor: str, token: str = "") -> Res
         if token and any(s.token == token for s in ctx.seats):
             return None
         if len(ctx.active()) >= engine.max_players:
-            raise RoomError(f"Der Raum ist voll – mehr als {engine.max_players} Plätze gibt es nicht.")
+            raise RoomError(
+                f"Der Raum ist voll – mehr als {engine.max_players} Plätze gibt es nicht."
+            )
         taken = {s.name.casefold() for s in ctx.active()}
         name = next(
             (n for n in engine.bot_names if n.casefold() not in taken),
@@ -606,13 +612,13 @@ def rematch(engine: RoomEngine, code: str, visitor: str, expected: int | None) -
     def work(ctx: Locked):
         _seated(ctx, visitor)
         if ctx.room.status != Room.Status.FINISHED:
-            raise _Stale("Die Partie läuft noch." if ctx.room.status == Room.Status.PLAYING else STALE_LOBBY)
+            raise _Stale(
+                "Die Partie läuft noch." if ctx.room.status == Room.Status.PLAYING else STALE_LOBBY
+            )
         _expect(ctx, expected, STALE_LOBBY)
         if len(ctx.active()) < engine.min_players:
             _back_to_lobby(ctx)
-            return (
-                "Für eine neue Partie fehlen Mitspieler – lade jemanden ein oder nimm einen Bot dazu."
-            )
+            return "Für eine neue Partie fehlen Mitspieler – lade jemanden ein oder nimm einen Bot dazu."
         _deal_new_game(ctx)
         return None
 

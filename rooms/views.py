@@ -7,6 +7,7 @@ never reaches a template.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 
 from django.contrib import messages
@@ -218,10 +219,8 @@ def create(request, slug):
         except services.RoomError as refused:
             error = str(refused)
             for option in engine.options:
-                try:
+                with contextlib.suppress(ValueError):  # keep what was valid
                     values[option.key] = option.parse(request.POST.get(option.key, ""))
-                except ValueError:
-                    pass
         else:
             url = reverse("rooms:room", kwargs={"slug": slug, "code": room.code})
             return remember_visitor(request, redirect(url))

@@ -4,7 +4,6 @@ Kätzchen's turn, „Zum Ergebnis“, new games, the no-JavaScript path and hidd
 from __future__ import annotations
 
 import re
-
 from io import StringIO
 
 import pytest
@@ -23,7 +22,9 @@ from tests.factories import make_article, make_game
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-URLS = {name: reverse(f"games:kaetzchen:{name}") for name in ("flip", "cat", "finish", "new", "auto")}
+URLS = {
+    name: reverse(f"games:kaetzchen:{name}") for name in ("flip", "cat", "finish", "new", "auto")
+}
 PAGE = "/spiele/kaetzchen-angeln/"
 DEMO_PAGE = "/spiele/kaetzchen-angeln/demo/"
 

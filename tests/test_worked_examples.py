@@ -13,13 +13,6 @@ from rules.models import WorkedExample
 pytestmark = pytest.mark.django_db
 
 KAETZCHEN = "kaetzchen-angeln"
-# Kätzchen examples that may go without a check, each with the reason.
-EXEMPT_WITHOUT_CHECK: dict[str, str] = {
-    # Not a single flip but the end at the limit. example_checks offers the kind
-    # ("limit": you/cat/table → winner); once the content carries that check,
-    # this exemption is stale and the test below asks to remove it.
-    "Das Zuglimit entscheidet": "Ende beim Zuglimit, kein einzelnes Aufdecken",
-}
 
 
 def checked_examples():
@@ -36,8 +29,7 @@ def test_every_checked_example_matches_the_engine(content):
     problems = []
     for example in examples:
         engine, kind = example.engine_check["engine"], example.engine_check["kind"]
-        if (engine, kind) not in example_checks.registered():
-            continue  # another engine's kinds are checked once that engine registers them
+        assert (engine, kind) in example_checks.registered(), f"{example.title}: no verifier"
         assert example.expect, f"{example.title}: check without expect"
         difference = example_checks.mismatch(example.engine_check, example.expect)
         if difference:
@@ -48,14 +40,9 @@ def test_every_checked_example_matches_the_engine(content):
 def test_every_kaetzchen_example_has_a_check(content):
     examples = WorkedExample.objects.filter(article__game__slug=KAETZCHEN)
     assert examples.count() >= 7
-    missing = {e.title for e in examples if not e.engine_check} - set(EXEMPT_WITHOUT_CHECK)
+    missing = {e.title for e in examples if not e.engine_check}
     assert missing == set(), f"Beispiele ohne Engine-Prüfung: {sorted(missing)}"
-    # An exemption for an example that is gone or now checked is stale.
-    unchecked = {e.title for e in examples if not e.engine_check}
-    assert set(EXEMPT_WITHOUT_CHECK) <= unchecked
     for example in examples:
-        if not example.engine_check:
-            continue
         assert example.engine_check["engine"] == "kaetzchen"
         assert ("kaetzchen", example.engine_check["kind"]) in example_checks.registered()
 
@@ -109,6 +96,8 @@ def test_last_card_and_limit_checks(check, expect):
 
 def test_impossible_positions_and_unknown_kinds_are_errors():
     with pytest.raises(ValueError):
-        example_checks.verify({"engine": "kaetzchen", "kind": "limit", "you": 30, "cat": 17, "table": 4})
+        example_checks.verify(
+            {"engine": "kaetzchen", "kind": "limit", "you": 30, "cat": 17, "table": 4}
+        )
     with pytest.raises(example_checks.UnknownCheck):
         example_checks.verify({"engine": "kaetzchen", "kind": "gibt-es-nicht"})

@@ -33,7 +33,9 @@ def kaetzchen_example_steps(check):
         for index in range(matched, len(table)):
             flipped[index]["mark"] = "won"
         flipped[matched]["mark"] = "won match"
-    flipped.append(card_context(card, {"fish": "new won match", "jack": "new won jack"}.get(kind, "new")))
+    flipped.append(
+        card_context(card, {"fish": "new won match", "jack": "new won jack"}.get(kind, "new"))
+    )
     won = [card_context(code) for code in result["won"]]
     count = len(won)
     if kind == "fish":
@@ -51,6 +53,8 @@ def kaetzchen_example_steps(check):
         "flipped": flipped,
         "after": [card_context(code) for code in result["table"]],
         "won": won,
-        "won_text": "keine Karte" if count == 0 else ("1 Karte" if count == 1 else f"{count} Karten"),
+        "won_text": "keine Karte"
+        if count == 0
+        else ("1 Karte" if count == 1 else f"{count} Karten"),
         "rule": rule,
     }

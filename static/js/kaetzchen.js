@@ -277,6 +277,8 @@
     }).then(function () {
       hideFlash(b);
       setCount(seat, final, b);
+      var tableCount = $("[data-kz-table-count]", b);
+      if (tableCount) tableCount.textContent = cardsText(Number(tableCount.getAttribute("data-kz-table-count")));
       $$(".kz-card.is-new", b).forEach(function (el) { el.classList.add("is-last"); });
       var row = $(".kz-row", b);
       if (row && !$(".kz-card", b) && !$(".kz-table__empty", b)) {

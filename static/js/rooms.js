@@ -126,10 +126,31 @@
   }, true);
 
   // ---------------------------------------------------------------- htmx
+  //
+  // A click must never lose against the poll that happens to be on its way:
+  // while a player's own request runs, polls are not sent and poll answers
+  // not swapped in (nothing is aborted – htmx logs aborts as errors).
+
+  var userBusyUntil = 0;
+
+  function isPoll(detail) {
+    var elt = detail && detail.elt;
+    return !!elt && (elt.id === "room-body" || elt.id === "alpaka-demo-body") &&
+      !!detail.requestConfig && detail.requestConfig.verb === "get";
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (!isPoll(event.detail)) userBusyUntil = Date.now() + 10000;
+    else if (Date.now() < userBusyUntil) event.preventDefault();
+  });
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     var xhr = event.detail.xhr;
+    if (isPoll(event.detail) && Date.now() < userBusyUntil) {
+      event.detail.shouldSwap = false;
+      return;
+    }
     if (target && target.dataset && target.dataset.version && xhr) {
       // Never replace a newer table with an older answer that arrived late.
       var incoming = parseInt(xhr.getResponseHeader("X-Room-Version") || "", 10);
@@ -140,7 +161,7 @@
     }
     var active = document.activeElement;
     focusBeforeSwap = target && active && active !== document.body && target.contains(active)
-      ? { id: active.id, inside: true } : null;
+      ? { id: active.id } : null;
   });
 
   document.addEventListener("htmx:afterSettle", function () {
@@ -161,6 +182,7 @@
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {
+    if (!isPoll(event.detail)) userBusyUntil = 0;
     var elt = event.detail.elt;
     var dialog = elt && elt.closest && elt.closest("dialog");
     if (dialog && dialog.open) dialog.close();

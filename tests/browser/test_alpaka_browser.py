@@ -38,9 +38,11 @@ def open_browser(browser, live_server):
         page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
         page.on(
             "request",
-            lambda r: problems.append(r.url)
-            if not r.url.startswith((live_server.url, "data:", "about:"))
-            else None,
+            lambda r: (
+                problems.append(r.url)
+                if not r.url.startswith((live_server.url, "data:", "about:"))
+                else None
+            ),
         )
         contexts.append(context)
         return page
@@ -75,7 +77,9 @@ def test_two_players_create_join_play_a_round_and_confirm(alpaka, open_browser):
     expect(anna.locator(".player")).to_have_count(2)
     expect(anna.locator(".players")).to_contain_text("Ben")
     anna.get_by_text("Englert-Zusatzregel").click()  # the host changes the rule set …
-    expect(ben.locator(".settings-summary")).to_contain_text("Englert-Zusatzregel")  # … everyone sees it
+    expect(ben.locator(".settings-summary")).to_contain_text(
+        "Englert-Zusatzregel"
+    )  # … everyone sees it
     anna.get_by_text("Klassisch").click()
     expect(ben.locator(".settings-summary")).to_contain_text("Klassisch")
     screenshot(anna, "alpaka-lobby-desktop")
@@ -167,7 +171,8 @@ def test_the_in_page_demo_against_a_bot(alpaka, open_browser):
     expect(demo.get_by_role("link", name="Online-Raum eröffnen")).to_have_attribute(
         "href", "/spiele/alpaka/raum/neu/"
     )
-    demo.get_by_text("1 Bot", exact=True).click()
+    demo.locator("label.choice--pill").first.click()  # the pill reads „1 Bot“
+    expect(demo.get_by_label("1 Bot", exact=True)).to_be_checked()
     screenshot(page, "alpaka-demo-setup-phone")
     demo.get_by_role("button", name="Spiel starten").click()
     # The bot (seat 1) opens; it thinks visibly for about a second, then it is the reader's turn.
@@ -186,7 +191,9 @@ def test_the_in_page_demo_against_a_bot(alpaka, open_browser):
             demo.get_by_role("button", name="Ziehen").click()
         # The bot answers on its own after its short delay.
         expect(status).not_to_contain_text("Du bist am Zug", timeout=3000)
-        expect(demo.locator(".alp-status, .alp-score")).not_to_contain_text("überlegt", timeout=5000)
+        expect(demo.locator(".alp-status, .alp-score")).not_to_contain_text(
+            "überlegt", timeout=5000
+        )
     page.set_viewport_size(DESKTOP)
     screenshot(page, "alpaka-demo-desktop")
     # „Neues Spiel“ asks first.

@@ -230,7 +230,7 @@ def test_jack_clear_has_its_own_message(demo):
     cat = ["JD", "2C"]
     you = others(table, cat)
     stored(position(you, cat, table, turn=1))
-    page = demo(tempo=3, visitor=VISITOR)
+    page = demo(tempo=2, visitor=VISITOR)
     page.goto(DEMO)
     expect(page.locator("[data-kz-flash]")).to_have_text("Bube räumt ab!")
     expect(page.locator(".kz-card.is-jack[data-card='JD']")).to_be_visible()
@@ -248,7 +248,7 @@ def test_tap_during_kaetzchens_turn_only_says_wait(demo):
     you = ["2D", "3D", "4D"]
     cat = others(you)
     stored(position(you, cat, turn=1))
-    page = demo(tempo=8, visitor=VISITOR)  # Kätzchen waits several seconds
+    page = demo(tempo=4, visitor=VISITOR)  # Kätzchen waits over three seconds
     page.goto(DEMO)
     expect(game(page)).to_have_attribute("data-turn", "cat")
     expect(page.locator(".kz-seat--cat .kz-seat__turn")).to_have_text("am Zug")

@@ -41,7 +41,11 @@ def test_every_alpaka_example_has_a_check_the_engine_confirms(content):
         ("Englert: die 6 auf das Alpaka", "allowed", False),
         ("Wertung: vier Vieren", "score", 16),
         ("Eine ganze Runde wird gewertet", "points", {"Anna": 0, "Ben": 8, "Cara": 16}),
-        ("Dieselbe Runde mit der Englert-Zusatzregel", "points", {"Anna": -1, "Ben": 8, "Cara": 16}),
+        (
+            "Dieselbe Runde mit der Englert-Zusatzregel",
+            "points",
+            {"Anna": -1, "Ben": 8, "Cara": 16},
+        ),
         ("Allein am Tisch", "draw_allowed", True),
         ("Chip zurück mit Wechselgeld", "white", 10),
         ("Bei null gibt es nichts zurück", "points", -1),

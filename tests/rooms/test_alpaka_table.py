@@ -23,18 +23,54 @@ NAMES = ["Anna", "Ben", "Cara"]
             0,
             "Du hast zu lange nicht reagiert und steigst automatisch aus.",
         ),
-        ({"type": "round_end", "reason": "stuck", "seat": 0}, 0, "Runde vorbei: Bei dir passt keine Karte mehr."),
-        ({"type": "round_end", "reason": "empty_hand", "seat": 2}, 0, "Runde vorbei: Cara hat keine Karten mehr."),
-        ({"type": "round_end", "reason": "all_quit", "seat": None}, 0, "Runde vorbei: Alle sind ausgestiegen."),
-        ({"type": "score", "seat": 0, "points": 13, "swapped": True}, 0, "Du bekommst 13 Minuspunkte und tauschst zehn weiße Chips gegen einen schwarzen."),
+        (
+            {"type": "round_end", "reason": "stuck", "seat": 0},
+            0,
+            "Runde vorbei: Bei dir passt keine Karte mehr.",
+        ),
+        (
+            {"type": "round_end", "reason": "empty_hand", "seat": 2},
+            0,
+            "Runde vorbei: Cara hat keine Karten mehr.",
+        ),
+        (
+            {"type": "round_end", "reason": "all_quit", "seat": None},
+            0,
+            "Runde vorbei: Alle sind ausgestiegen.",
+        ),
+        (
+            {"type": "score", "seat": 0, "points": 13, "swapped": True},
+            0,
+            "Du bekommst 13 Minuspunkte und tauschst zehn weiße Chips gegen einen schwarzen.",
+        ),
         ({"type": "score", "seat": 1, "points": 0, "swapped": False}, 0, "Ben zahlt nichts."),
-        ({"type": "chip_return", "seat": 0, "chip": "white"}, 0, "Du gibst einen weißen Chip zurück."),
-        ({"type": "chip_return", "seat": 1, "chip": "black"}, 0, "Ben gibt einen schwarzen Chip zurück und bekommt neun weiße als Wechselgeld."),
-        ({"type": "chip_return", "seat": 0, "chip": None}, 0, "Du hast keine Chips und gibst nichts zurück."),
+        (
+            {"type": "chip_return", "seat": 0, "chip": "white"},
+            0,
+            "Du gibst einen weißen Chip zurück.",
+        ),
+        (
+            {"type": "chip_return", "seat": 1, "chip": "black"},
+            0,
+            "Ben gibt einen schwarzen Chip zurück und bekommt neun weiße als Wechselgeld.",
+        ),
+        (
+            {"type": "chip_return", "seat": 0, "chip": None},
+            0,
+            "Du hast keine Chips und gibst nichts zurück.",
+        ),
         ({"type": "continue", "seat": 0}, 0, "Du bist bereit für die nächste Runde."),
         ({"type": "leave", "seat": 2}, 0, "Cara verlässt den Raum und scheidet aus."),
-        ({"type": "deal", "round": 2, "dealer": 1, "seat": 2, "card": "6"}, 2, "Runde 2: Ben gibt, offen liegt eine 6. Du beginnst."),
-        ({"type": "host", "seat": 1, "text": "Ben ist jetzt Gastgeber."}, 0, "Ben ist jetzt Gastgeber."),
+        (
+            {"type": "deal", "round": 2, "dealer": 1, "seat": 2, "card": "6"},
+            2,
+            "Runde 2: Ben gibt, offen liegt eine 6. Du beginnst.",
+        ),
+        (
+            {"type": "host", "seat": 1, "text": "Ben ist jetzt Gastgeber."},
+            0,
+            "Ben ist jetzt Gastgeber.",
+        ),
         ({"type": "play", "seat": 0, "card": "4"}, None, "Anna legt eine 4."),
     ],
 )
@@ -45,9 +81,24 @@ def test_events_are_told_from_the_viewers_seat(event, me, expected):
 @pytest.mark.parametrize(
     ("winners", "points", "me", "expected"),
     [
-        ([0], [12, 41, 20], 0, "Partie vorbei: Ben hat das Ziel von 40 Minuspunkten erreicht. Du gewinnst mit 12 Minuspunkten."),
-        ([0, 2], [23, 41, 23], 2, "Partie vorbei: Ben hat das Ziel von 40 Minuspunkten erreicht. Anna und du gewinnt gemeinsam mit je 23 Minuspunkten."),
-        ([1], [40, 3, 44], 0, "Partie vorbei: Cara und du habt das Ziel von 40 Minuspunkten erreicht. Ben gewinnt mit 3 Minuspunkten."),
+        (
+            [0],
+            [12, 41, 20],
+            0,
+            "Partie vorbei: Ben hat das Ziel von 40 Minuspunkten erreicht. Du gewinnst mit 12 Minuspunkten.",
+        ),
+        (
+            [0, 2],
+            [23, 41, 23],
+            2,
+            "Partie vorbei: Ben hat das Ziel von 40 Minuspunkten erreicht. Anna und du gewinnt gemeinsam mit je 23 Minuspunkten.",
+        ),
+        (
+            [1],
+            [40, 3, 44],
+            0,
+            "Partie vorbei: Cara und du habt das Ziel von 40 Minuspunkten erreicht. Ben gewinnt mit 3 Minuspunkten.",
+        ),
     ],
 )
 def test_game_over_names_who_reached_the_target_and_who_won(winners, points, me, expected):
@@ -86,7 +137,13 @@ def test_present_shows_own_hand_grouped_and_what_fits():
     assert groups == [("2", 2, True), ("3", 1, True), ("6", 1, False)]
     assert table["me"]["hand_score"] == 11
     assert table["my_turn"] and table["actions"]["draw"]["allowed"]
-    assert table["countdown"] == {"seconds": 75, "text": "1:15", "total": 90, "label": "Deine Zugzeit", "mine": True}
+    assert table["countdown"] == {
+        "seconds": 75,
+        "text": "1:15",
+        "total": 90,
+        "label": "Deine Zugzeit",
+        "mine": True,
+    }
     # Opponents clockwise from the viewer's left; only hand sizes, never their cards.
     assert [(s["name"], s["hand_size"]) for s in table["opponents"]] == [("Ben", 3), ("Cara", 2)]
     assert "hand" not in table["opponents"][0]
@@ -101,7 +158,10 @@ def test_present_explains_why_drawing_is_impossible():
     state = _state()
     state["quit"] = [False, True, True]
     table = present(alpaka.view(state, 0))
-    assert table["actions"]["draw"]["reason"] == "Alle anderen sind ausgestiegen – ziehen darfst du nicht mehr."
+    assert (
+        table["actions"]["draw"]["reason"]
+        == "Alle anderen sind ausgestiegen – ziehen darfst du nicht mehr."
+    )
     waiting = present(alpaka.view(_state(), 1))
     assert waiting["actions"]["draw"]["reason"] == "Anna ist am Zug."
     assert waiting["countdown"] is None

@@ -22,15 +22,19 @@ def row():
 
 
 def start(client, bots="2", variant="klassisch", target="20", version="0"):
-    return post(client, "start", {"version": version, "bots": bots, "variant": variant, "target": target})
+    return post(
+        client, "start", {"version": version, "bots": bots, "variant": variant, "target": target}
+    )
 
 
 def test_game_page_shows_the_demo_setup_without_storing_anything(client, alpaka_game):
     for url in ("/spiele/alpaka/", "/spiele/alpaka/demo/"):
         html = client.get(url).content.decode()
         assert 'id="alpaka-demo"' in html and "Spiel starten" in html
-        for label in ("1 Bot", "5 Bots", "Klassisch", "Englert-Zusatzregel", "80 Punkte"):
+        for label in ("Gegner", "Klassisch", "Englert-Zusatzregel", "80 Punkte"):
             assert label in html
+        for bots in range(1, 6):
+            assert f'name="bots" value="{bots}"' in html
         assert "Online-Raum eröffnen" in html and "/spiele/alpaka/raum/neu/" in html
         assert "css/alpaka-table.css" in html
     assert not DemoGame.objects.exists()
@@ -49,7 +53,10 @@ def test_start_deals_against_the_chosen_bots(client, alpaka_game, seed, clock):
     assert "Deine Zugzeit" not in html  # no turn timer in the demo
 
 
-@pytest.mark.parametrize(("bots", "message"), [("0", "Wähle 1 bis 5 Bots."), ("6", "Wähle 1 bis 5 Bots."), ("viele", "Wähle 1 bis 5 Bots.")])
+@pytest.mark.parametrize(
+    ("bots", "message"),
+    [("0", "Wähle 1 bis 5 Bots."), ("6", "Wähle 1 bis 5 Bots."), ("viele", "Wähle 1 bis 5 Bots.")],
+)
 def test_start_refuses_a_wrong_number_of_bots(client, alpaka_game, bots, message):
     assert message in start(client, bots=bots)
     assert not DemoGame.objects.filter(state__stage="play").exists()
@@ -103,7 +110,11 @@ def test_playing_a_demo_game_to_the_end(client, alpaka_game, seed, clock):
     assert row().state["game"]["phase"] == "over"
     assert "Partie vorbei" in html or "Gewonnen!" in html
     assert "Noch eine Partie" in html and "Einstellungen ändern" in html
-    again = post(client, "start", {"version": row().version, "bots": "1", "variant": "klassisch", "target": "20"})
+    again = post(
+        client,
+        "start",
+        {"version": row().version, "bots": "1", "variant": "klassisch", "target": "20"},
+    )
     assert "Runde 1" in again and row().state["game"]["phase"] == "play"
 
 
@@ -111,12 +122,25 @@ def test_refusals_change_nothing(client, alpaka_game, seed, clock):
     start(client, bots="1")
     _to_my_turn(client, clock)
     before = row()
-    assert "Das Spiel hat sich inzwischen geändert" in post(client, "aktion", {"version": before.version - 1, "aktion": "draw"})
-    assert "Unbekannte Aktion" in post(client, "aktion", {"version": before.version, "aktion": "fliegen"})
+    assert "Das Spiel hat sich inzwischen geändert" in post(
+        client, "aktion", {"version": before.version - 1, "aktion": "draw"}
+    )
+    assert "Unbekannte Aktion" in post(
+        client, "aktion", {"version": before.version, "aktion": "fliegen"}
+    )
     top = before.state["game"]["discard"][-1]
-    unfit = next((c for c in alpaka.CARDS if not alpaka.can_play(c, top) and c in before.state["game"]["hands"][0]), None)
+    unfit = next(
+        (
+            c
+            for c in alpaka.CARDS
+            if not alpaka.can_play(c, top) and c in before.state["game"]["hands"][0]
+        ),
+        None,
+    )
     if unfit:
-        assert "passt nicht auf" in post(client, "aktion", {"version": before.version, "aktion": f"play:{unfit}"})
+        assert "passt nicht auf" in post(
+            client, "aktion", {"version": before.version, "aktion": f"play:{unfit}"}
+        )
     after = row()
     assert after.version == before.version and after.state == before.state
 
@@ -133,13 +157,23 @@ def test_new_game_goes_back_to_the_setup_and_keeps_the_choices(client, alpaka_ga
     start(client, bots="4", variant="englert", target="80")
     html = post(client, "neu", {})
     assert "Spiel starten" in html and row().state["stage"] == "setup"
-    assert 'value="4" checked' in html and 'value="englert" checked' in html and 'value="80" checked' in html
+    assert (
+        'value="4" checked' in html
+        and 'value="englert" checked' in html
+        and 'value="80" checked' in html
+    )
 
 
 def test_without_javascript_the_demo_redirects_back(client, alpaka_game, seed, clock):
     response = client.post(
         "/spiele/alpaka/demo/start/",
-        {"version": "0", "bots": "1", "variant": "klassisch", "target": "20", "zurueck": "/spiele/alpaka/"},
+        {
+            "version": "0",
+            "bots": "1",
+            "variant": "klassisch",
+            "target": "20",
+            "zurueck": "/spiele/alpaka/",
+        },
     )
     assert response.status_code == 302 and response["Location"] == "/spiele/alpaka/#demo"
     response = client.post("/spiele/alpaka/demo/neu/", {"zurueck": "https://example.org/"})

@@ -93,7 +93,9 @@ def test_a_scripted_round_never_shows_other_hands_or_the_draw_pile(table, player
     ben.post("aktion/", {"version": room.version, "aktion": "draw"})  # Ben draws the other 6
     watch(anna_hand)
     assert room_of(anna).state["hands"][1] == ["6", "6", "A", "A", "A", "A", "A", "A"]
-    assert "Ben zieht eine Karte." in responses[-1][0] or "Ben zieht eine Karte." in responses[-4][0]
+    assert (
+        "Ben zieht eine Karte." in responses[-1][0] or "Ben zieht eine Karte." in responses[-4][0]
+    )
 
     for html, hand in responses:
         _assert_nothing_hidden(_body(html), hand)
@@ -109,7 +111,10 @@ def test_a_scripted_round_never_shows_other_hands_or_the_draw_pile(table, player
 
 
 def test_the_demo_never_shows_the_bots_hands(client, alpaka_game, seed, clock):
-    client.post("/spiele/alpaka/demo/start/", {"version": "0", "bots": "1", "variant": "klassisch", "target": "20"})
+    client.post(
+        "/spiele/alpaka/demo/start/",
+        {"version": "0", "bots": "1", "variant": "klassisch", "target": "20"},
+    )
     row = DemoGame.objects.get(engine="alpaka")
     game = row.state["game"]
     pool = Counter({card: 8 for card in alpaka.CARDS})
@@ -124,7 +129,13 @@ def test_the_demo_never_shows_the_bots_hands(client, alpaka_game, seed, clock):
     for html in (
         text(client.get("/spiele/alpaka/")),
         text(client.get("/spiele/alpaka/demo/")),
-        text(client.post("/spiele/alpaka/demo/aktion/", {"version": row.version, "aktion": "draw"}, headers={"HX-Request": "true"})),
+        text(
+            client.post(
+                "/spiele/alpaka/demo/aktion/",
+                {"version": row.version, "aktion": "draw"},
+                headers={"HX-Request": "true"},
+            )
+        ),
     ):
         start = html.find('id="alpaka-demo-body"')
         body = html[start : html.find('id="alpaka-demo-new"')]

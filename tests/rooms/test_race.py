@@ -46,7 +46,9 @@ def _race(*calls):
 
 @pytest.fixture
 def room(seed):
-    room = services.create_room(ENGINE, "visitor-anna", "Anna", {"variant": "klassisch", "target": "40"})
+    room = services.create_room(
+        ENGINE, "visitor-anna", "Anna", {"variant": "klassisch", "target": "40"}
+    )
     services.join(ENGINE, room.code, "visitor-ben", "Ben")
     services.start(ENGINE, room.code, "visitor-anna")
     return Room.objects.get(pk=room.pk)
@@ -75,8 +77,12 @@ def test_two_players_confirming_at_the_same_moment_never_corrupt_the_state(room)
     scoring = Room.objects.get(pk=room.pk)
     assert scoring.state["phase"] == "scoring"
     results = _race(
-        lambda: services.act(ENGINE, room.code, "visitor-anna", scoring.version, {"aktion": "continue"}),
-        lambda: services.act(ENGINE, room.code, "visitor-ben", scoring.version, {"aktion": "continue"}),
+        lambda: services.act(
+            ENGINE, room.code, "visitor-anna", scoring.version, {"aktion": "continue"}
+        ),
+        lambda: services.act(
+            ENGINE, room.code, "visitor-ben", scoring.version, {"aktion": "continue"}
+        ),
     )
     assert sorted(r.applied for r in results) == [False, True]
     assert next(r for r in results if not r.applied).stale

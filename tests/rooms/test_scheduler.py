@@ -63,11 +63,17 @@ def test_advance_applies_deadlines_in_order_from_their_due_time():
     assert [step.kind for step in steps] == ["timeout", "bot"]
     assert steps[0].seats == [1] and steps[1].seats == [2]
     assert state["quit"][1] and state["turn"] == 0
-    assert START + timedelta(seconds=90 + 0.8 + 90) <= timers.deadline <= START + timedelta(seconds=90 + 1.2 + 90)
+    assert (
+        START + timedelta(seconds=90 + 0.8 + 90)
+        <= timers.deadline
+        <= START + timedelta(seconds=90 + 1.2 + 90)
+    )
 
 
 def test_advance_does_nothing_before_the_first_deadline():
     state = alpaka.new_game(3, 2)
     timers = plan(state)
-    new, same, steps = scheduler.advance(ENGINE, state, set(), timers, START + timedelta(seconds=89), key=str)
+    new, same, steps = scheduler.advance(
+        ENGINE, state, set(), timers, START + timedelta(seconds=89), key=str
+    )
     assert steps == [] and new == state and same == timers

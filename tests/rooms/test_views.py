@@ -19,7 +19,14 @@ pytestmark = pytest.mark.django_db
 def test_create_form_offers_rule_set_and_target(alpaka_game, client):
     html = text(client.get("/spiele/alpaka/raum/neu/"))
     assert "Raum eröffnen" in html
-    for label in ("Klassisch", "Englert-Zusatzregel", "20 Punkte", "40 Punkte", "60 Punkte", "80 Punkte"):
+    for label in (
+        "Klassisch",
+        "Englert-Zusatzregel",
+        "20 Punkte",
+        "40 Punkte",
+        "60 Punkte",
+        "80 Punkte",
+    ):
         assert label in html
 
 
@@ -52,7 +59,9 @@ def test_codes_differ_between_rooms(players, clock):
     ],
 )
 def test_create_refuses_bad_names(alpaka_game, client, name, message):
-    response = client.post("/spiele/alpaka/raum/neu/", {"name": name, "variant": "klassisch", "target": "40"})
+    response = client.post(
+        "/spiele/alpaka/raum/neu/", {"name": name, "variant": "klassisch", "target": "40"}
+    )
     assert response.status_code == 200
     assert message in text(response)
     assert not Room.objects.exists()
@@ -88,7 +97,9 @@ def test_unknown_room_is_a_german_404(alpaka_game, client):
 
 def test_actions_on_an_unknown_room_say_so(alpaka_game, client):
     response = client.post(
-        "/spiele/alpaka/raum/gibtesnichtxxxxx/beitreten/", {"name": "Ben"}, headers={"HX-Request": "true"}
+        "/spiele/alpaka/raum/gibtesnichtxxxxx/beitreten/",
+        {"name": "Ben"},
+        headers={"HX-Request": "true"},
     )
     assert "Diesen Raum gibt es nicht" in text(response)
 
@@ -127,7 +138,7 @@ def test_reload_and_a_new_tab_rejoin_the_same_seat(players, clock):
     second_tab.cookies = ben.client.cookies  # same browser, same cookies
     html = text(second_tab.get(ben.url()))
     assert "Mitspielen" not in html
-    assert 'player--me' in html and "Warte, bis Anna" in html
+    assert "player--me" in html and "Warte, bis Anna" in html
     assert "Du sitzt schon an diesem Tisch" in text(ben.post("beitreten/", {"name": "Benjamin"}))
     assert room_of(anna).seats.count() == 2
 
@@ -337,7 +348,9 @@ def test_a_legal_play_applies_once(table):
     assert after.version == room.version + 1
     assert after.state["discard"][-1] == action["card"]
     assert after.state["turn"] == 0
-    assert f"Du legst {'ein Alpaka' if action['card'] == 'A' else 'eine ' + action['card']}." in html
+    assert (
+        f"Du legst {'ein Alpaka' if action['card'] == 'A' else 'eine ' + action['card']}." in html
+    )
     # The very same request again (double click, resent form) changes nothing.
     again = text(ben.post("aktion/", {"version": room.version, "aktion": action_value(action)}))
     assert services.STALE in again
@@ -379,23 +392,33 @@ def test_a_card_that_does_not_fit_or_is_not_in_hand_is_refused(table):
     hand = state["hands"][1]
     unfit = next((c for c in hand if not alpaka.can_play(c, top)), None)
     if unfit is not None:
-        assert "passt nicht auf" in text(ben.post("aktion/", {"version": room.version, "aktion": f"play:{unfit}"}))
+        assert "passt nicht auf" in text(
+            ben.post("aktion/", {"version": room.version, "aktion": f"play:{unfit}"})
+        )
     missing = next(c for c in alpaka.CARDS if c not in hand)
-    assert "nicht auf der Hand" in text(ben.post("aktion/", {"version": room.version, "aktion": f"play:{missing}"}))
+    assert "nicht auf der Hand" in text(
+        ben.post("aktion/", {"version": room.version, "aktion": f"play:{missing}"})
+    )
     assert room_of(ben).state == state
 
 
 def test_acting_out_of_turn_is_refused(table):
     anna, _ben = table
     room = room_of(anna)
-    assert "Du bist nicht am Zug" in text(anna.post("aktion/", {"version": room.version, "aktion": "draw"}))
+    assert "Du bist nicht am Zug" in text(
+        anna.post("aktion/", {"version": room.version, "aktion": "draw"})
+    )
     assert room_of(anna).state == room.state
 
 
 def test_a_stale_or_missing_version_changes_nothing(table):
     _anna, ben = table
     room = room_of(ben)
-    for data in ({"version": room.version - 1, "aktion": "draw"}, {"aktion": "draw"}, {"version": "x", "aktion": "draw"}):
+    for data in (
+        {"version": room.version - 1, "aktion": "draw"},
+        {"aktion": "draw"},
+        {"version": "x", "aktion": "draw"},
+    ):
         assert "Zu spät" in text(ben.post("aktion/", data))
     assert room_of(ben).version == room.version and room_of(ben).state == room.state
 
@@ -410,12 +433,18 @@ def test_forged_seats_do_not_work(table, players):
         html = text(mallory.post("aktion/", {"version": room.version, **data}))
         assert services.NOT_SEATED in html
     # A seated player cannot act for another seat either: the seat comes from the cookie.
-    html = text(anna.post("aktion/", {"version": room.version, "aktion": "draw", "seat": 1, "platz": 1}))
+    html = text(
+        anna.post("aktion/", {"version": room.version, "aktion": "draw", "seat": 1, "platz": 1})
+    )
     assert "Du bist nicht am Zug" in html
     # A forged visitor cookie is rejected by its signature and counts as a new visitor.
     forged = Client()
     forged.cookies["besucher"] = "a-visitor-id-without-signature"
-    response = forged.post(ben.url("aktion/"), {"version": room.version, "aktion": "draw"}, headers={"HX-Request": "true"})
+    response = forged.post(
+        ben.url("aktion/"),
+        {"version": room.version, "aktion": "draw"},
+        headers={"HX-Request": "true"},
+    )
     assert services.NOT_SEATED in text(response)
     assert room_of(ben).state == room.state
 
@@ -442,7 +471,9 @@ def test_score_table_and_continue(table):
     html = text(ben.get())
     assert "Du bist bereit" in html
     # Confirming twice is refused; the other one's click deals the next round.
-    assert "schon bestätigt" in text(ben.post("aktion/", {"version": room.version, "aktion": "continue"}))
+    assert "schon bestätigt" in text(
+        ben.post("aktion/", {"version": room.version, "aktion": "continue"})
+    )
     assert room_of(anna).version == room.version
     anna.post("aktion/", {"version": room.version, "aktion": "continue"})
     assert room_of(anna).state["round"] == 2 and room_of(anna).state["phase"] == "play"
@@ -530,7 +561,9 @@ def test_leaving_mid_game_the_others_play_on(players, clock, seed):
     assert room.state["left"] == [True, False, False]
     assert room.seats.get(name="Anna").left and room.seats.get(is_host=True).name == "Ben"
     assert "Anna verlässt den Raum und scheidet aus." in text(ben.get())
-    assert "Du sitzt nicht an diesem Tisch" in text(anna.post("aktion/", {"version": room.version, "aktion": "draw"}))
+    assert "Du sitzt nicht an diesem Tisch" in text(
+        anna.post("aktion/", {"version": room.version, "aktion": "draw"})
+    )
     assert "Du hast den Raum schon verlassen" in text(anna.post("verlassen/"))
 
 
@@ -629,4 +662,6 @@ def test_host_goes_back_to_the_lobby_after_the_game(table, players):
 def test_back_to_the_lobby_only_after_the_game(table):
     anna, _ben = table
     room = room_of(anna)
-    assert "erst, wenn die Partie vorbei ist" in text(anna.post("lobby/", {"version": room.version}))
+    assert "erst, wenn die Partie vorbei ist" in text(
+        anna.post("lobby/", {"version": room.version})
+    )

@@ -8,4 +8,6 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         removed = cleanup()
-        self.stdout.write(f"{removed} {'Raum' if removed == 1 else 'Räume'} ohne Aktivität entfernt.")
+        self.stdout.write(
+            f"{removed} {'Raum' if removed == 1 else 'Räume'} ohne Aktivität entfernt."
+        )
