@@ -4,40 +4,35 @@ from django.urls import reverse
 from django.utils.text import slugify
 
 
-class Person(models.Model):
+class NamedEntry(models.Model):
+    """A name with a URL-safe slug derived from it (people and publishers)."""
+
     name = models.CharField("Name", max_length=120, unique=True)
     slug = models.SlugField("Kürzel", max_length=140, unique=True)
 
     class Meta:
+        abstract = True
         ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def save(self, *args, **kwargs):
+        if not self.slug:
+            self.slug = slugify(self.name)
+        super().save(*args, **kwargs)
+
+
+class Person(NamedEntry):
+    class Meta(NamedEntry.Meta):
         verbose_name = "Person"
         verbose_name_plural = "Personen"
 
-    def __str__(self):
-        return self.name
 
-    def save(self, *args, **kwargs):
-        if not self.slug:
-            self.slug = slugify(self.name)
-        super().save(*args, **kwargs)
-
-
-class Publisher(models.Model):
-    name = models.CharField("Name", max_length=120, unique=True)
-    slug = models.SlugField("Kürzel", max_length=140, unique=True)
-
-    class Meta:
-        ordering = ["name"]
+class Publisher(NamedEntry):
+    class Meta(NamedEntry.Meta):
         verbose_name = "Verlag"
         verbose_name_plural = "Verlage"
-
-    def __str__(self):
-        return self.name
-
-    def save(self, *args, **kwargs):
-        if not self.slug:
-            self.slug = slugify(self.name)
-        super().save(*args, **kwargs)
 
 
 class GameQuerySet(models.QuerySet):
