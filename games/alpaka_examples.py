@@ -76,6 +76,43 @@ def _score(check: dict) -> dict:
 
 @verifier("alpaka", "round")
 def _round(check: dict) -> dict:
+    return _play_round(check)[0]
+
+
+def round_steps(check: dict) -> dict | None:
+    """A ``round`` example as the engine plays it, for the rules page: the start
+    (open card, hands, who is out) and the engine's own event texts, move by move.
+    None for other kinds."""
+    if not isinstance(check, dict) or check.get("kind") != "round":
+        return None
+    actual, state, log = _play_round(check)
+    report = set(check.get("report", check["players"]))
+    quit_names = set(check.get("quit", []))
+    start = [
+        {"name": name, "cards": list(hand), "quit": name in quit_names}
+        for name, hand in zip(check["players"], check["hands"], strict=True)
+    ]
+    lines = []
+    for moved, events in log:
+        for event in events:
+            # Scoring lines only for the players the example talks about.
+            if (
+                event["type"] in ("score", "chip_return")
+                and state["names"][event["seat"]] not in report
+            ):
+                continue
+            lines.append(
+                {"text": event["text"], "move": moved and event["type"] in ("play", "draw", "quit")}
+            )
+    return {
+        "top": check["top"],
+        "variant": check.get("variant", "klassisch"),
+        "start": start,
+        "lines": lines,
+    }
+
+
+def _play_round(check: dict) -> tuple[dict, dict, list]:
     names = list(check["players"])
     seat = {name: index for index, name in enumerate(names)}
     moves = [(seat[name], _action(text)) for name, text in check.get("moves", [])]
@@ -93,15 +130,17 @@ def _round(check: dict) -> dict:
     actual = {}
     if check.get("ask_draw"):
         actual["draw_allowed"] = {"type": "draw"} in alpaka.legal_actions(state, state["turn"])
+    log = []
     for mover, action in moves:
-        state, _ = alpaka.apply(state, mover, action)
+        state, events = alpaka.apply(state, mover, action)
+        log.append((True, events))
     result = state["round_result"]
     if result is None:
         raise AssertionError("Die Runde ist nach den Zügen des Beispiels nicht vorbei.")
     report = check.get("report", names)
     actual["reason"] = result["reason"]
     actual["points"] = {name: result["rows"][seat[name]]["points"] for name in report}
-    return actual
+    return actual, state, log
 
 
 @verifier("alpaka", "chips")

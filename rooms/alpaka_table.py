@@ -381,12 +381,12 @@ def _status(view, me, words, my_turn, can_play, bots) -> str:
     if my_turn:
         may_draw = any(action["type"] == "draw" for action in view["legal_actions"])
         if can_play and may_draw:
-            return "Du bist am Zug: Lege eine passende Karte ab, ziehe oder steige aus."
+            return "Du bist am Zug: Lege ab, ziehe oder steige aus."
         if can_play:
-            return "Du bist am Zug: Lege eine passende Karte ab oder steige aus."
+            return "Du bist am Zug: Lege ab oder steige aus."
         if may_draw:
-            return "Du bist am Zug. Keine deiner Karten passt – ziehe oder steige aus."
-        return "Du bist am Zug. Keine deiner Karten passt – du kannst nur aussteigen."
+            return "Du bist am Zug. Nichts passt – ziehe oder steige aus."
+        return "Du bist am Zug. Nichts passt – du kannst nur aussteigen."
     turn = view["turn"]
     if me is not None and view["seats"][me]["quit"]:
         return f"Du bist ausgestiegen. {words.who(turn)} ist am Zug."

@@ -3,10 +3,14 @@
 Every change runs in one transaction that locks the room row
 (``select_for_update`` on PostgreSQL; SQLite's transactions are IMMEDIATE,
 see settings) and first applies the deadlines that fell due meanwhile
-(``scheduler.advance``). Game actions and lobby changes that could repeat
-name the room version they expect: a stale or repeated request changes
-nothing. A refused request raises nothing to the caller – it gets a
-``Result`` with a German message and the room as it is.
+(``scheduler.advance``). Game moves, „Neue Partie“ and „Zurück in die
+Lobby“ name the room version they expect: a stale or repeated request
+changes nothing. Lobby requests are safe to repeat by their nature (joining
+is keyed by the visitor, settings by value, a bot by the form's one-time
+token, a removal by the seat id, the start by the status), so a player who
+just joined never makes the host's click fail. A refused request raises
+nothing to the caller – it gets a ``Result`` with a German message and the
+room as it is.
 """
 
 from __future__ import annotations

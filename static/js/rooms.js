@@ -164,7 +164,21 @@
       ? { id: active.id } : null;
   });
 
+  var shownStatus = null;
+
+  function roomStatus() {
+    var body = document.getElementById("room-body");
+    var match = body && /room--(\w+)/.exec(body.className);
+    return match ? match[1] : null;
+  }
+
   document.addEventListener("htmx:afterSettle", function () {
+    // Lobby → table (or back): show the new view from its top, not where the old one was scrolled.
+    var status = roomStatus();
+    if (shownStatus && status && status !== shownStatus && !(shownStatus === "playing" && status === "finished")) {
+      document.getElementById("room-body").scrollIntoView({ block: "start" });
+    }
+    shownStatus = status;
     var before = focusBeforeSwap;
     focusBeforeSwap = null;
     if (!before || (document.activeElement && document.activeElement !== document.body)) return;
@@ -196,6 +210,7 @@
   });
 
   onReady(function () {
+    shownStatus = roomStatus();
     prepare(document);
     if (window.htmx) window.htmx.onLoad(prepare);
     else document.addEventListener("htmx:load", function (event) { prepare(event.target); });

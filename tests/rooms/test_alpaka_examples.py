@@ -80,3 +80,13 @@ def test_the_game_end_check_knows_a_game_that_goes_on():
     check = {"engine": "alpaka", "kind": "end", "points": {"Anna": 12, "Ben": 39}}
     assert example_checks.verify(check) == {"over": False}
     assert example_checks.verify({**check, "target": 20}) == {"over": True, "winners": ["Anna"]}
+
+
+def test_round_examples_show_the_engines_own_steps_on_the_rules_page(content, client):
+    html = client.get("/spiele/alpaka/").content.decode()
+    assert html.count('class="alp-steps"') == 3
+    assert "So spielt es die Engine (mit Englert-Zusatzregel):" in html
+    # The texts come from the engine's events, not from the article.
+    assert "Runde vorbei: Bei Anna passt keine Karte mehr." in html
+    assert "Ben zahlt nichts." in html
+    assert "Cara bekommt 16 Minuspunkte (einen schwarzen Chip und 6 weiße Chips)." in html
