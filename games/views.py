@@ -10,6 +10,7 @@ from games import seo
 from games.demos import demo_for
 from games.forms import CatalogueFilterForm
 from games.models import Edition, Game
+from games.visitors import remember_visitor
 from rules.models import Section
 from rules.publishing import article_for_page
 from sleeves.selectors import box_for
@@ -65,7 +66,7 @@ def game_detail(request, slug):
         "sleeves": box_for(game),
     }
     context.update(game_page_context(request, game, article, sections, demo))
-    return render(request, "games/game_detail.html", context)
+    return remember_visitor(request, render(request, "games/game_detail.html", context))
 
 
 @require_safe
@@ -75,4 +76,4 @@ def game_demo(request, slug):
     if demo is None:
         raise Http404("Für dieses Spiel gibt es noch keine Demo.")
     context = {"game": game, "demo": demo, "demo_context": demo.context(request, game)}
-    return render(request, "games/game_demo.html", context)
+    return remember_visitor(request, render(request, "games/game_demo.html", context))

@@ -29,7 +29,11 @@ def visitor_id(request) -> str:
 
 
 def remember_visitor(request, response):
-    """Set the cookie when this request created the id (call on the response)."""
+    """Set the cookie when this request created the id (call on the response).
+
+    Pages with a demo call this on GET too: otherwise two requests fired at once
+    before the first answer (e.g. "Auto" and a flip) would each invent an id.
+    """
     if getattr(request, "_visitor_id_is_new", False):
         response.set_signed_cookie(
             COOKIE_NAME,

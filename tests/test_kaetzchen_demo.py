@@ -500,6 +500,7 @@ def test_game_page_queries_statistics_and_demo_row_once_each(client, seeds):
     url = game.get_absolute_url()
     html = client.get(url).content.decode()
     assert "kz-hist" in html and "kz-steps" in html
+    client.cookies.clear()
     assert _queries(client, url) == base + 1  # a new visitor: no demo row to look up
 
     post(client, "flip", 0)  # now the visitor has a row (and a cookie)
@@ -551,3 +552,16 @@ def test_demo_service_reports_refusals_and_keeps_the_row(db):
     assert outcome.error == "Nicht jetzt." and not outcome.applied
     assert outcome.row.state == {"n": 0}
     assert DemoGame.objects.get(visitor="v1").state == {"n": 0}
+
+
+def test_demo_pages_set_the_visitor_cookie_before_the_first_action(client, content):
+    from games.visitors import COOKIE_NAME
+
+    for url in ("/spiele/kaetzchen-angeln/", "/spiele/kaetzchen-angeln/demo/"):
+        client.cookies.clear()
+        response = client.get(url)
+        assert COOKIE_NAME in response.cookies, url
+        assert response.cookies[COOKIE_NAME]["httponly"]
+    # A game page without a demo sets no cookie.
+    client.cookies.clear()
+    assert COOKIE_NAME not in client.get("/spiele/the-cat/").cookies
