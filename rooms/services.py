@@ -115,6 +115,13 @@ class Locked:
     def bots(self) -> set[int]:
         return {s.number for s in self.seats if s.is_bot}
 
+    def add_seat(self, **fields) -> Seat:
+        """A new seat at the next free number (numbers of seats that left are never reused)."""
+        number = max((s.number for s in self.seats), default=-1) + 1
+        seat = Seat.objects.create(room=self.room, number=number, joined_at=self.now, **fields)
+        self.seats.append(seat)
+        return seat
+
     def bump(self, events=(), human: bool = True) -> None:
         """One more version: the change every client will pick up with its next poll."""
         room = self.room
@@ -366,12 +373,7 @@ def join(engine: RoomEngine, code: str, visitor: str, name) -> Result:
             raise RoomError(
                 f"Den Namen „{clean}“ gibt es in diesem Raum schon. Bitte wähle einen anderen."
             )
-        number = max((s.number for s in ctx.seats), default=-1) + 1
-        ctx.seats.append(
-            Seat.objects.create(
-                room=ctx.room, number=number, name=clean, visitor=visitor, joined_at=ctx.now
-            )
-        )
+        ctx.add_seat(name=clean, visitor=visitor)
         ctx.bump()
         return None
 
@@ -413,17 +415,7 @@ def add_bot(engine: RoomEngine, code: str, visitor: str, token: str = "") -> Res
             (n for n in engine.bot_names if n.casefold() not in taken),
             f"Bot {len(ctx.seats) + 1}",
         )
-        number = max((s.number for s in ctx.seats), default=-1) + 1
-        ctx.seats.append(
-            Seat.objects.create(
-                room=ctx.room,
-                number=number,
-                name=name,
-                is_bot=True,
-                token=token,
-                joined_at=ctx.now,
-            )
-        )
+        ctx.add_seat(name=name, is_bot=True, token=token)
         ctx.bump()
         return None
 
