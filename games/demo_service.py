@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 
 from games.engines.base import IllegalAction
 from games.models import DemoGame
+from games.visitors import is_new_visitor, visitor_id
 
 Create = Callable[[], tuple[dict, dict]]  # () -> (state, profile)
 Action = Callable[[DemoGame], Any]  # changes the row in place, returns what the view needs
@@ -40,6 +41,12 @@ class Outcome:
 def current(visitor: str, engine: str) -> DemoGame | None:
     """The visitor's row for ``engine`` without locking (page renders)."""
     return DemoGame.objects.filter(visitor=visitor, engine=engine).first()
+
+
+def saved_row(request, engine: str) -> DemoGame | None:
+    """The requesting visitor's saved row; a visitor who just got an id has none (no query)."""
+    visitor = visitor_id(request)
+    return None if is_new_visitor(request) else current(visitor, engine)
 
 
 def unsaved(visitor: str, engine: str, create: Create) -> DemoGame:

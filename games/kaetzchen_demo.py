@@ -259,12 +259,9 @@ def _urls() -> dict:
 
 def demo_context(request, game) -> dict:
     """The demo region on the game page and the full-screen page."""
-    visitor = visitor_id(request)
-    row = None
-    if not getattr(request, "_visitor_id_is_new", False):
-        row = demo_service.current(visitor, ENGINE)
+    row = demo_service.saved_row(request, ENGINE)
     if row is None:
-        row = demo_service.unsaved(visitor, ENGINE, _create)
+        row = demo_service.unsaved(visitor_id(request), ENGINE, _create)
     return board(row, back=request.path, note=NOTES.get(request.GET.get("hinweis", ""), ""))
 
 
@@ -327,11 +324,8 @@ def cat_turn(request):
 
 def _confirm_page(request, kind: str):
     """The no-JavaScript confirmation step (with JavaScript a <dialog> asks)."""
-    visitor = visitor_id(request)
-    row = None
-    if not getattr(request, "_visitor_id_is_new", False):
-        row = demo_service.current(visitor, ENGINE)
-    row = row or demo_service.unsaved(visitor, ENGINE, _create)
+    row = demo_service.saved_row(request, ENGINE)
+    row = row or demo_service.unsaved(visitor_id(request), ENGINE, _create)
     context = {"demo": board(row, back=_back(request)), "kind": kind}
     return render(request, "games/kaetzchen/confirm.html", context)
 

@@ -28,13 +28,19 @@ def visitor_id(request) -> str:
     return request._visitor_id
 
 
+def is_new_visitor(request) -> bool:
+    """True when this request invented the visitor id (so nothing can be stored for it yet)."""
+    visitor_id(request)
+    return request._visitor_id_is_new
+
+
 def remember_visitor(request, response):
     """Set the cookie when this request created the id (call on the response).
 
     Pages with a demo call this on GET too: otherwise two requests fired at once
     before the first answer (e.g. "Auto" and a flip) would each invent an id.
     """
-    if getattr(request, "_visitor_id_is_new", False):
+    if getattr(request, "_visitor_id_is_new", False):  # only set when visitor_id() ran
         response.set_signed_cookie(
             COOKIE_NAME,
             request._visitor_id,

@@ -227,18 +227,16 @@ def board(row, *, back: str, note: str = "", since: int | None = None) -> dict:
 def demo_context(request, game) -> dict:
     """The demo region on the game page and the full-screen page."""
     visitor = visitor_id(request)
-    row = None
-    if not getattr(request, "_visitor_id_is_new", False):
-        row = demo_service.current(visitor, ENGINE.key)
-        if row is not None and _due(row):
-            row = demo_service.perform(
-                visitor,
-                ENGINE.key,
-                _poll,
-                create=_create,
-                expected_version=None,
-                bump_version=False,
-            ).row
+    row = demo_service.saved_row(request, ENGINE.key)
+    if row is not None and _due(row):
+        row = demo_service.perform(
+            visitor,
+            ENGINE.key,
+            _poll,
+            create=_create,
+            expected_version=None,
+            bump_version=False,
+        ).row
     if row is None:
         row = demo_service.unsaved(visitor, ENGINE.key, _create)
     return board(row, back=request.path)
@@ -334,9 +332,7 @@ def poll(request):
     except ValueError:
         since = None
     visitor = visitor_id(request)
-    row = None
-    if not getattr(request, "_visitor_id_is_new", False):
-        row = demo_service.current(visitor, ENGINE.key)
+    row = demo_service.saved_row(request, ENGINE.key)
     if row is not None and row.version == since and not _due(row):
         response = HttpResponse(status=204)
         patch_cache_control(response, no_store=True)
