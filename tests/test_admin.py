@@ -72,3 +72,9 @@ def test_search_and_filters(editor_client, game):
     assert "Admin Spiel" in response.content.decode()
     response = editor_client.get(reverse("admin:rules_rulesarticle_changelist"), {"q": "ziel"})
     assert response.status_code == 200
+
+
+def test_admin_action_bar_is_german(editor_client, game):
+    html = editor_client.get(reverse("admin:games_game_changelist")).content.decode()
+    assert "Ausführen" in html and ">Run<" not in html
+    assert "bitte auswählen" in html and "Select an option" not in html

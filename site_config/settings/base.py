@@ -106,6 +106,8 @@ LANGUAGE_CODE = "de-de"
 LANGUAGES = [("de", "Deutsch")]
 TIME_ZONE = "Europe/Berlin"
 USE_I18N = True
+# Fills gaps in Django's own German translation (compiled .mo is committed).
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True
 
 STATIC_URL = "/static/"
