@@ -38,7 +38,7 @@ content: setup
 	$(PY) manage.py simulate_kaetzchen --deals 20000 --if-missing
 
 run: content
-	$(PY) manage.py ensure_dev_editor
+	$(PY) manage.py ensure_dev_editor --url http://$(HOST):$(PORT)/admin/
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # Debian's Chromium for the browser tests (no browser download is possible here).

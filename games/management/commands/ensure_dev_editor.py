@@ -8,6 +8,11 @@ from games.editors import ensure_editors_group
 class Command(BaseCommand):
     help = "Legt das lokale Redaktionskonto an (nur mit Entwicklungs-Einstellungen)."
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--url", default="http://127.0.0.1:8000/admin/", help="Adresse des Admins"
+        )
+
     def handle(self, *args, **options):
         username = getattr(settings, "DEV_EDITOR_USERNAME", None)
         password = getattr(settings, "DEV_EDITOR_PASSWORD", None)
@@ -21,6 +26,6 @@ class Command(BaseCommand):
             user.save()
         user.groups.add(ensure_editors_group())
         self.stdout.write(
-            f"Redaktionskonto: http://127.0.0.1:8000/admin/  Benutzer „{username}“, "
+            f"Redaktionskonto: {options['url']}  Benutzer „{username}“, "
             f"Passwort „{password}“" + ("" if created else " (bereits vorhanden)")
         )
