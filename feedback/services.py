@@ -4,11 +4,8 @@ No captcha: a honeypot field, a minimum fill time, per-IP/per-game rate limits
 and a link count decide whether a report is spam. Spam is stored (flagged) so the
 filter can be checked, but the sender is never told – the response is the same.
 
-Rate limits count in Django's cache (locmem by default, Redis with REDIS_URL)
-with fixed windows. The client IP is REMOTE_ADDR: behind a reverse proxy the
-proxy must put the real client address there (e.g. gunicorn's
---forwarded-allow-ips with a trusted proxy), otherwise all readers share one
-limit.
+Rate limits (site_config/ratelimit.py) count in Django's cache per client
+address; behind a reverse proxy set TRUSTED_PROXIES so X-Forwarded-For is used.
 """
 
 import re
@@ -16,24 +13,13 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core import signing
-from django.core.cache import cache
 from django.db.models import Avg, Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
-from django.utils.crypto import salted_hmac
 
 from feedback.models import ErrorReport, Vote
-from games import clock, visitors
+from games import clock
 from rules.models import Section
-
-HOUR = 60 * 60
-
-
-@dataclass(frozen=True)
-class Limit:
-    name: str
-    count: int
-    seconds: int
-
+from site_config.ratelimit import DAY, HOUR, Limit, client_ip, hit
 
 # Reports: more than these are stored as spam.
 REPORTS_PER_IP = Limit("report-ip", 10, HOUR)
@@ -44,6 +30,8 @@ REPORTS_FLOOD_PER_IP = Limit("report-flood", 60, HOUR)
 # Votes: changing a vote counts too; beyond the limit the reader is told to wait.
 VOTES_PER_IP = Limit("vote-ip", 40, HOUR)
 VOTES_PER_IP_AND_GAME = Limit("vote-ip-game", 8, HOUR)
+# New votes (not changes): clearing the cookie must not let one address stuff a game's rating.
+NEW_VOTES_PER_IP_AND_GAME = Limit("vote-new-ip-game", 3, DAY)
 
 MAX_LINKS = 1
 # Each alternative consumes a whole link, so "https://www.x.com/a" counts once.
@@ -53,30 +41,6 @@ LINK_PATTERN = re.compile(
     re.IGNORECASE,
 )
 TIMESTAMP_SALT = "feedback.form-rendered"
-
-
-def client_ip(request) -> str:
-    return request.META.get("REMOTE_ADDR", "") or "unbekannt"
-
-
-def _key(limit: Limit, *parts) -> str:
-    # Hashed, so raw IP addresses never sit in Redis.
-    digest = salted_hmac(
-        "feedback.ratelimit", "|".join(str(p) for p in parts), algorithm="sha256"
-    ).hexdigest()[:32]
-    return f"feedback:{limit.name}:{digest}"
-
-
-def hit(limit: Limit, *parts) -> bool:
-    """Count one event; True when this event is over the limit."""
-    key = _key(limit, *parts)
-    cache.add(key, 0, timeout=limit.seconds)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=limit.seconds)
-        count = 1
-    return count > limit.count
 
 
 def min_fill_seconds() -> float:
@@ -162,16 +126,6 @@ def create_report(request, game, cleaned: dict, section_label: str) -> ErrorRepo
 # Votes ---------------------------------------------------------------------
 
 
-def existing_visitor_id(request) -> str | None:
-    """The visitor id from the cookie, without creating one (page views set no cookie)."""
-    try:
-        return request.get_signed_cookie(
-            visitors.COOKIE_NAME, salt=visitors.COOKIE_SALT, max_age=visitors.COOKIE_MAX_AGE
-        )
-    except (KeyError, signing.BadSignature):
-        return None
-
-
 def with_vote_stats(queryset, visitor: str | None = None):
     """Annotate vote_count, vote_average (and my_stars) as subqueries: no N+1, no join fan-out."""
     votes = Vote.objects.filter(game=OuterRef("pk")).order_by().values("game")
@@ -187,11 +141,13 @@ def with_vote_stats(queryset, visitor: str | None = None):
     return queryset
 
 
-def vote_allowed(request, game) -> bool:
+def vote_allowed(request, game, visitor: str) -> bool:
     ip = client_ip(request)
     over_ip = hit(VOTES_PER_IP, ip)
     over_game = hit(VOTES_PER_IP_AND_GAME, ip, game.pk)
-    return not (over_ip or over_game)
+    is_new = not Vote.objects.filter(game=game, visitor=visitor).exists()
+    over_new = is_new and hit(NEW_VOTES_PER_IP_AND_GAME, ip, game.pk)
+    return not (over_ip or over_game or over_new)
 
 
 def cast_vote(game, visitor: str, stars: int) -> Vote:

@@ -113,6 +113,7 @@ def _steps(report):
 
 
 @require_POST
+@vary_on_headers("HX-Request")
 def vote(request, slug):
     game = get_object_or_404(Game.objects.visible_to(request.user), slug=slug)
     form = VoteForm(request.POST)
@@ -122,7 +123,7 @@ def vote(request, slug):
     if not form.is_valid():
         context["rating_error"] = "Bitte wähle einen bis fünf Sterne."
         status_code = 400
-    elif not services.vote_allowed(request, game):
+    elif not services.vote_allowed(request, game, visitor):
         context["rating_error"] = (
             "Von deinem Anschluss kamen gerade sehr viele Bewertungen. "
             "Bitte versuch es in einer Stunde noch einmal."

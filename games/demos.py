@@ -7,6 +7,9 @@ page need no per-game code: each demo brings its templates and context.
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+
 
 @dataclass(frozen=True)
 class Demo:
@@ -25,3 +28,22 @@ def register(demo: Demo) -> Demo:
 
 def demo_for(game) -> Demo | None:
     return _DEMOS.get(game.demo_engine) if game.demo_engine else None
+
+
+def return_path(request, game_slug: str) -> str:
+    """Where a demo action redirects without JavaScript: the page it was sent from
+    (game page or full-screen page) if it is a local path, else the full-screen page."""
+    back = request.POST.get("zurueck") or request.GET.get("zurueck") or ""
+    if back.startswith("/") and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return back
+    return reverse("games:demo", kwargs={"slug": game_slug})
+
+
+def expected_version(request) -> int:
+    """The state version a demo request names; a request without one never applies."""
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return -1

@@ -18,13 +18,12 @@ import secrets
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from games import demo_service
-from games.demos import Demo, register
+from games.demos import Demo, expected_version, register, return_path
 from games.engines import kaetzchen as engine
 from games.engines.base import IllegalAction
 from games.visitors import remember_visitor, visitor_id
@@ -272,31 +271,14 @@ register(Demo(engine=ENGINE, template_name=TEMPLATE, context=demo_context))
 # Views
 
 
-def _back(request) -> str:
-    """The page the demo is on (game page or full-screen page), for redirects."""
-    back = request.POST.get("zurueck") or request.GET.get("zurueck") or ""
-    if back.startswith("/") and url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return back
-    return reverse("games:demo", kwargs={"slug": GAME_SLUG})
-
-
-def _expected_version(request) -> int:
-    try:
-        return int(request.POST.get("version", ""))
-    except ValueError:
-        return -1  # a request without a version never applies
-
-
 def _act(request, action, *, show_refusal: bool = True):
-    back = _back(request)
+    back = return_path(request, GAME_SLUG)
     outcome = demo_service.perform(
         visitor_id(request),
         ENGINE,
         action,
         create=_create,
-        expected_version=_expected_version(request),
+        expected_version=expected_version(request),
     )
     if request.htmx:
         note = outcome.error if show_refusal else ""
@@ -326,7 +308,7 @@ def _confirm_page(request, kind: str):
     """The no-JavaScript confirmation step (with JavaScript a <dialog> asks)."""
     row = demo_service.saved_row(request, ENGINE)
     row = row or demo_service.unsaved(visitor_id(request), ENGINE, _create)
-    context = {"demo": board(row, back=_back(request)), "kind": kind}
+    context = {"demo": board(row, back=return_path(request, GAME_SLUG)), "kind": kind}
     return render(request, "games/kaetzchen/confirm.html", context)
 
 
@@ -349,6 +331,7 @@ def new_game(request):
 
 
 @require_POST
+@vary_on_headers("HX-Request")
 def auto(request):
     """Remember the Auto switch; it never touches the game or its version."""
     enabled = request.POST.get("an") == "1"
@@ -360,7 +343,11 @@ def auto(request):
         expected_version=None,
         bump_version=False,
     )
-    response = HttpResponse(status=204) if request.htmx else redirect(_back(request) + "#kz-demo")
+    response = (
+        HttpResponse(status=204)
+        if request.htmx
+        else redirect(return_path(request, GAME_SLUG) + "#kz-demo")
+    )
     return remember_visitor(request, response)
 
 

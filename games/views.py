@@ -4,13 +4,13 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from feedback.services import existing_visitor_id, with_vote_stats
+from feedback.services import with_vote_stats
 from feedback.views import game_page_context
 from games import seo
 from games.demos import demo_for
 from games.forms import CatalogueFilterForm
 from games.models import Edition, Game
-from games.visitors import remember_visitor
+from games.visitors import existing_visitor_id, remember_visitor
 from rules.models import Section
 from rules.publishing import article_for_page
 from sleeves.selectors import box_for

@@ -14,15 +14,20 @@ COOKIE_SALT = "games.visitor"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 
 
+def existing_visitor_id(request) -> str | None:
+    """The visitor id from the cookie, without creating one."""
+    try:
+        return request.get_signed_cookie(COOKIE_NAME, salt=COOKIE_SALT, max_age=COOKIE_MAX_AGE)
+    except (KeyError, signing.BadSignature):
+        return None
+
+
 def visitor_id(request) -> str:
     """The request's visitor id; a fresh one is created (and later set) when missing."""
     cached = getattr(request, "_visitor_id", None)
     if cached:
         return cached
-    try:
-        value = request.get_signed_cookie(COOKIE_NAME, salt=COOKIE_SALT, max_age=COOKIE_MAX_AGE)
-    except (KeyError, signing.BadSignature):
-        value = None
+    value = existing_visitor_id(request)
     request._visitor_id_is_new = value is None
     request._visitor_id = value or secrets.token_urlsafe(18)
     return request._visitor_id

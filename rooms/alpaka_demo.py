@@ -15,12 +15,11 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.cache import patch_cache_control
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from games import clock, demo_service
-from games.demos import Demo, register
+from games.demos import Demo, expected_version, register, return_path
 from games.engines.base import IllegalAction
 from games.visitors import remember_visitor, visitor_id
 from rooms import scheduler, services
@@ -31,7 +30,6 @@ TEMPLATE = "rooms/alpaka/demo.html"
 BODY = f"{TEMPLATE}#body"
 BOT_CHOICES = (1, 2, 3, 4, 5)
 DEFAULTS = {"bots": 2, "variant": "klassisch", "target": 20}
-LOG_MAX = 40
 
 
 def _create() -> tuple[dict, dict]:
@@ -67,7 +65,9 @@ def _settings(data, current: dict) -> dict:
 
 
 def _log(state: dict, version: int, events: list[dict]) -> None:
-    state["log"] = (state["log"] + [{"v": version, "event": e} for e in events])[-LOG_MAX:]
+    state["log"] = (state["log"] + [{"v": version, "event": e} for e in events])[
+        -services.LOG_MAX :
+    ]
 
 
 def _advance(row, now: datetime) -> int:
@@ -254,35 +254,19 @@ register(Demo(engine=ENGINE.key, template_name=TEMPLATE, context=demo_context))
 # --- Views -----------------------------------------------------------------------------------
 
 
-def _back(request) -> str:
-    back = request.POST.get("zurueck") or request.GET.get("zurueck") or ""
-    if back.startswith("/") and url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return back
-    return reverse("games:demo", kwargs={"slug": ENGINE.game_slug})
-
-
-def _version(request) -> int:
-    try:
-        return int(request.POST.get("version", ""))
-    except ValueError:
-        return -1  # a request without a version never applies
-
-
 def _respond(request, outcome, *, since=None):
     note = outcome.error
     if not note and isinstance(outcome.result, dict):
         note = outcome.result.get("note", "")
     if outcome.stale:
         note = "Das Spiel hat sich inzwischen geändert – hier ist der aktuelle Stand."
-    back = _back(request)
+    back = return_path(request, ENGINE.game_slug)
     if request.htmx:
         context = {"demo": board(outcome.row, back=back, note=note or "", since=since)}
         response = render(request, BODY, context)
         patch_cache_control(response, no_store=True)
     else:
-        response = redirect(back + "#demo")
+        response = redirect(back + "#alpaka-demo")
     return remember_visitor(request, response)
 
 
@@ -292,7 +276,7 @@ def _perform(request, action):
         ENGINE.key,
         action,
         create=_create,
-        expected_version=_version(request),
+        expected_version=expected_version(request),
         bump_version=False,
     )
 
@@ -300,13 +284,15 @@ def _perform(request, action):
 @require_POST
 @vary_on_headers("HX-Request")
 def start(request):
-    return _respond(request, _perform(request, _start(request.POST)), since=_version(request))
+    return _respond(
+        request, _perform(request, _start(request.POST)), since=expected_version(request)
+    )
 
 
 @require_POST
 @vary_on_headers("HX-Request")
 def act(request):
-    return _respond(request, _perform(request, _act(request.POST)), since=_version(request))
+    return _respond(request, _perform(request, _act(request.POST)), since=expected_version(request))
 
 
 @require_POST
@@ -343,7 +329,7 @@ def poll(request):
         row = demo_service.perform(
             visitor, ENGINE.key, _poll, create=_create, expected_version=None, bump_version=False
         ).row
-    context = {"demo": board(row, back=_back(request), since=since)}
+    context = {"demo": board(row, back=return_path(request, ENGINE.game_slug), since=since)}
     response = render(request, BODY, context)
     patch_cache_control(response, no_store=True)
     return remember_visitor(request, response)

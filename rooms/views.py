@@ -24,6 +24,10 @@ from games.models import Game
 from games.visitors import remember_visitor, visitor_id
 from rooms import engines, services
 from rooms.models import Room
+from site_config.ratelimit import HOUR, Limit, client_ip, hit
+
+# Each room costs rows until the 24-hour cleanup; a script must not fill the table.
+ROOMS_PER_IP = Limit("room-create-ip", 20, HOUR)
 
 BODY = "rooms/room.html#body"
 GONE = "rooms/room.html#gone"
@@ -213,6 +217,11 @@ def create(request, slug):
     if request.method == "POST":
         values.update({key: request.POST.get(key, "") for key in ("name",)})
         try:
+            if hit(ROOMS_PER_IP, client_ip(request)):
+                raise services.RoomError(
+                    "Von deinem Anschluss wurden gerade sehr viele Räume eröffnet. "
+                    "Bitte versuch es in einer Stunde noch einmal."
+                )
             room = services.create_room(
                 engine, visitor_id(request), request.POST.get("name"), request.POST
             )

@@ -43,3 +43,12 @@ def pytest_sessionfinish(session, exitstatus):
     if os.environ.get("CI") and _skipped_browser_tests:
         print(f"\nBrowser tests were skipped in CI: {_skipped_browser_tests}")
         session.exitstatus = 1
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    # Rate-limit counters live in the cache; no test may inherit another test's counts.
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -143,6 +143,9 @@ SECURE_CSP = {
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend"}}
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "redaktion@kartenregeln.example")
 
+# Reverse proxies whose X-Forwarded-For is trusted for the client address (rate limits).
+TRUSTED_PROXIES = [ip for ip in os.environ.get("TRUSTED_PROXIES", "").split(",") if ip]
+
 SITE_NAME = "Kartenregeln"
 # Absolute base for canonical URLs, OpenGraph and the sitemap when no request is at hand.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")

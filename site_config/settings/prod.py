@@ -24,4 +24,6 @@ CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
+# gunicorn binds to localhost (gunicorn.conf.py), so a local reverse proxy is in front.
+TRUSTED_PROXIES = [ip for ip in os.environ.get("TRUSTED_PROXIES", "127.0.0.1,::1").split(",") if ip]
 CSRF_TRUSTED_ORIGINS = [f"https://{h}" for h in ALLOWED_HOSTS if not h.startswith(".")]  # noqa: F405

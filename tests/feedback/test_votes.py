@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from feedback.models import Vote
-from feedback.services import VOTES_PER_IP, VOTES_PER_IP_AND_GAME
+from feedback.services import NEW_VOTES_PER_IP_AND_GAME, VOTES_PER_IP, VOTES_PER_IP_AND_GAME
 from games import visitors
 from tests.factories import make_article, make_game
 
@@ -130,12 +130,29 @@ def test_rate_limit_per_ip_across_games(client):
     ]
     votes = 0
     for g in games:
+        browser = Client()  # one browser per game changes its vote: no new-vote limit involved
         for _ in range(VOTES_PER_IP_AND_GAME.count):
             if votes < VOTES_PER_IP.count:
-                assert vote(Client(), g, 4, htmx=False).status_code == 302
+                assert vote(browser, g, 4, htmx=False).status_code == 302
                 votes += 1
     assert vote(Client(), games[-1], 4, htmx=False).status_code == 429
     assert vote(Client(REMOTE_ADDR="203.0.113.7"), games[-1], 4, htmx=False).status_code == 302
+
+
+def test_clearing_the_cookie_does_not_stuff_a_rating(client):
+    game = make_game("beliebt")
+    first = Client()
+    assert vote(first, game, 5, htmx=False).status_code == 302
+    for _ in range(NEW_VOTES_PER_IP_AND_GAME.count - 1):
+        assert vote(Client(), game, 5, htmx=False).status_code == 302
+    # A "new browser" (cleared cookie) from the same address is refused …
+    assert vote(Client(), game, 5, htmx=False).status_code == 429
+    assert Vote.objects.filter(game=game).count() == NEW_VOTES_PER_IP_AND_GAME.count
+    # … while an existing voter may still change their vote, and other addresses may vote.
+    assert vote(first, game, 1, htmx=False).status_code == 302
+    assert vote(Client(REMOTE_ADDR="203.0.113.9"), game, 2, htmx=False).status_code == 302
+    assert Vote.objects.filter(game=game).count() == NEW_VOTES_PER_IP_AND_GAME.count + 1
+    assert Vote.objects.filter(game=game, stars=1).count() == 1
 
 
 def test_unpublished_game_cannot_be_voted_on(client):

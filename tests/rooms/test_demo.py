@@ -175,9 +175,9 @@ def test_without_javascript_the_demo_redirects_back(client, alpaka_game, seed, c
             "zurueck": "/spiele/alpaka/",
         },
     )
-    assert response.status_code == 302 and response["Location"] == "/spiele/alpaka/#demo"
+    assert response.status_code == 302 and response["Location"] == "/spiele/alpaka/#alpaka-demo"
     response = client.post("/spiele/alpaka/demo/neu/", {"zurueck": "https://example.org/"})
-    assert response["Location"] == "/spiele/alpaka/demo/#demo"
+    assert response["Location"] == "/spiele/alpaka/demo/#alpaka-demo"
 
 
 def test_engine_is_the_rooms_engine():

@@ -665,3 +665,16 @@ def test_back_to_the_lobby_only_after_the_game(table):
     assert "erst, wenn die Partie vorbei ist" in text(
         anna.post("lobby/", {"version": room.version})
     )
+
+
+def test_room_creation_is_rate_limited_per_address(alpaka_game, client):
+    from rooms.views import ROOMS_PER_IP
+
+    url = "/spiele/alpaka/raum/neu/"
+    data = {"name": "Anna", "variant": "klassisch", "target": "40"}
+    for _ in range(ROOMS_PER_IP.count):
+        assert client.post(url, data).status_code == 302
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "sehr viele Räume" in response.content.decode()
+    assert Room.objects.count() == ROOMS_PER_IP.count
