@@ -186,17 +186,7 @@ def board(row, *, back: str, note: str = "", since: int | None = None) -> dict:
         "target_id": "alpaka-demo-body",
         "settings": settings,
         "bot_choices": [{"value": n, "checked": settings["bots"] == n} for n in BOT_CHOICES],
-        "options": [
-            {
-                "key": option.key,
-                "label": option.label,
-                "choices": [
-                    {**choice.__dict__, "checked": settings[option.key] == choice.value}
-                    for choice in option.choices
-                ],
-            }
-            for option in ENGINE.options
-        ],
+        "options": ENGINE.option_choices(settings),
         "table": None,
         "poll_delay": None,
         "live": "",

@@ -42,19 +42,15 @@ def parse_action(data) -> dict | None:
 
 def opening_events(state: dict) -> list[dict]:
     """``new_game`` deals round 1 without returning events; the log starts with it."""
-    names, dealer, starter = state["names"], state["dealer"], state["turn"]
-    top = state["discard"][-1]
-    return [
-        {
-            "type": "deal",
-            "round": state["round"],
-            "dealer": dealer,
-            "seat": starter,
-            "card": top,
-            "text": f"Runde {state['round']}: {names[dealer]} gibt, offen liegt "
-            f"{texts.card_a(top)}. {names[starter]} beginnt.",
-        }
-    ]
+    event = {
+        "type": "deal",
+        "round": state["round"],
+        "dealer": state["dealer"],
+        "seat": state["turn"],
+        "card": state["discard"][-1],
+    }
+    # The neutral sentence, as the engine writes it for later deals.
+    return [{**event, "text": describe(event, None, state["names"])}]
 
 
 # --- Cards and chips ---------------------------------------------------------

@@ -70,6 +70,23 @@ class RoomEngine:
     def default_options(self) -> dict:
         return {option.key: option.default for option in self.options}
 
+    def option_choices(self, values: dict) -> list[dict]:
+        """The options as radio groups for rooms/_option_choices.html, ``values`` checked."""
+        return [
+            {
+                "key": option.key,
+                "label": option.label,
+                "choices": [
+                    {
+                        **choice.__dict__,
+                        "checked": values.get(option.key, option.default) == choice.value,
+                    }
+                    for choice in option.choices
+                ],
+            }
+            for option in self.options
+        ]
+
     def clean_options(self, data, current: dict | None = None) -> dict:
         """Options from submitted data; keys not submitted keep ``current``."""
         result = dict(current or self.default_options())

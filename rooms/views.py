@@ -107,22 +107,7 @@ def room_context(request, engine, room: Room, seats, *, message: str = "", since
         )
     else:
         start_reason = ""
-    options = [
-        {
-            "key": option.key,
-            "label": option.label,
-            "choices": [
-                {
-                    "value": choice.value,
-                    "label": choice.label,
-                    "hint": choice.hint,
-                    "checked": room.options.get(option.key, option.default) == choice.value,
-                }
-                for choice in option.choices
-            ],
-        }
-        for option in engine.options
-    ]
+    options = engine.option_choices(room.options)
     live = []
     if message:
         live.append(message)
@@ -233,17 +218,7 @@ def create(request, slug):
         else:
             url = reverse("rooms:room", kwargs={"slug": slug, "code": room.code})
             return remember_visitor(request, redirect(url))
-    options = [
-        {
-            "key": option.key,
-            "label": option.label,
-            "choices": [
-                {**choice.__dict__, "checked": values.get(option.key) == choice.value}
-                for choice in option.choices
-            ],
-        }
-        for option in engine.options
-    ]
+    options = engine.option_choices(values)
     context = {
         "game": game,
         "engine": engine,
