@@ -71,3 +71,17 @@ def test_filters_work_without_javascript(browser, live_server, catalogue_games):
         expect(page.locator(".game-card")).to_contain_text("Zweierspiel")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("slug", ["kaetzchen-angeln", "alpaka", "katz-und-maus", "the-cat"])
+def test_shipped_game_pages_fit_a_360_px_phone(browser, live_server, content, slug):
+    context = browser.new_context(
+        viewport={"width": 360, "height": 780}, locale="de-DE", base_url=live_server.url
+    )
+    page = context.new_page()
+    try:
+        page.goto(f"/spiele/{slug}/")
+        expect(page.get_by_role("heading", level=1)).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()
