@@ -346,6 +346,12 @@ def create_room(engine: RoomEngine, visitor: str, name, data) -> Room:
     return room
 
 
+def _require_free_seat(ctx: Locked) -> None:
+    limit = ctx.engine.max_players
+    if len(ctx.active()) >= limit:
+        raise RoomError(f"Der Raum ist voll – alle {limit} Plätze sind besetzt.")
+
+
 def _name_taken(ctx: Locked, name: str) -> bool:
     wanted = name.casefold()
     return any(s.name.casefold() == wanted for s in ctx.active())
@@ -367,8 +373,7 @@ def join(engine: RoomEngine, code: str, visitor: str, name) -> Result:
                 "kannst du beitreten."
             )
         clean = clean_name(name)
-        if len(ctx.active()) >= engine.max_players:
-            raise RoomError(f"Der Raum ist voll – alle {engine.max_players} Plätze sind besetzt.")
+        _require_free_seat(ctx)
         if _name_taken(ctx, clean):
             raise RoomError(
                 f"Den Namen „{clean}“ gibt es in diesem Raum schon. Bitte wähle einen anderen."
@@ -406,10 +411,7 @@ def add_bot(engine: RoomEngine, code: str, visitor: str, token: str = "") -> Res
         _in_lobby(ctx)
         if token and any(s.token == token for s in ctx.seats):
             return None
-        if len(ctx.active()) >= engine.max_players:
-            raise RoomError(
-                f"Der Raum ist voll – mehr als {engine.max_players} Plätze gibt es nicht."
-            )
+        _require_free_seat(ctx)
         taken = {s.name.casefold() for s in ctx.active()}
         name = next(
             (n for n in engine.bot_names if n.casefold() not in taken),

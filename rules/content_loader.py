@@ -106,29 +106,30 @@ def create_game(data: dict, publish: bool = True) -> Game:
     WorkedExample.objects.bulk_create(
         WorkedExample(
             article=article,
-            title=example["title"],
-            body=example["body"].strip(),
-            pages=example.get("pages", ""),
+            **_part_fields(example, position),
             engine_check=example.get("check"),
             expect=example.get("expect"),
-            position=position,
         )
         for position, example in enumerate(data.get("examples", []))
     )
     CommonMistake.objects.bulk_create(
-        CommonMistake(
-            article=article,
-            title=mistake["title"],
-            body=mistake["body"].strip(),
-            pages=mistake.get("pages", ""),
-            position=position,
-        )
+        CommonMistake(article=article, **_part_fields(mistake, position))
         for position, mistake in enumerate(data.get("mistakes", []))
     )
     if publish:
         # Published content is what the snapshot holds (see rules/publishing.py).
         publish_article(article)
     return game
+
+
+def _part_fields(part: dict, position: int) -> dict:
+    """The fields every ordered article part (example, mistake) shares."""
+    return {
+        "title": part["title"],
+        "body": part["body"].strip(),
+        "pages": part.get("pages", ""),
+        "position": position,
+    }
 
 
 def _value(data: dict, name: str):
