@@ -67,11 +67,6 @@ class Game(models.Model):
         FORTGESCHRITTENE = 2, "Fortgeschrittene"
         KENNER = 3, "Kenner"
 
-    class DemoEngine(models.TextChoices):
-        NONE = "", "keine Demo"
-        KAETZCHEN = "kaetzchen", "Kätzchen-Angeln"
-        ALPAKA = "alpaka", "Alpaka"
-
     title = models.CharField("Titel", max_length=120)
     slug = models.SlugField("Adresse (Slug)", max_length=120, unique=True)
     original_title = models.CharField("Originaltitel", max_length=120, blank=True)
@@ -107,8 +102,14 @@ class Game(models.Model):
     illustrators = models.ManyToManyField(
         Person, verbose_name="Illustration", related_name="illustrated_games", blank=True
     )
+    # A key of the game registry (games.play.registry); validated there, not by
+    # model choices, so a new game needs no migration.
     demo_engine = models.CharField(
-        "Demo", max_length=20, choices=DemoEngine.choices, blank=True, default=""
+        "Demo",
+        max_length=20,
+        blank=True,
+        default="",
+        help_text="Schlüssel der spielbaren Demo (leer: keine Demo).",
     )
     is_published = models.BooleanField("veröffentlicht", default=False)
     created_at = models.DateTimeField("angelegt", auto_now_add=True)
