@@ -10,6 +10,9 @@ admin.site.site_header = "Kartenregeln – Redaktion"
 admin.site.site_title = "Kartenregeln Redaktion"
 admin.site.index_title = "Inhalte verwalten"
 
+handler400 = "site_config.views.bad_request"
+handler403 = "site_config.views.permission_denied"
+
 sitemaps = {"static": StaticSitemap, "games": GameSitemap, "sleeves": SleeveFinderSitemap}
 
 urlpatterns = [

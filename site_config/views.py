@@ -1,7 +1,63 @@
 from django.http import HttpResponse, HttpResponsePermanentRedirect
+from django.shortcuts import render
 from django.templatetags.static import static
 from django.views.decorators.cache import cache_control
+from django.views.decorators.csrf import requires_csrf_token
 from django.views.decorators.http import require_safe
+
+# Headings and messages of the error pages. The message is also what htmx requests show in
+# place (static/js/site.js reads the element marked data-error-message).
+ERRORS = {
+    400: (
+        "Ungültige Anfrage",
+        "Diese Anfrage konnten wir nicht verarbeiten: Die Adresse oder die gesendeten Daten sind "
+        "fehlerhaft oder zu groß. Bitte prüfe die Eingabe und versuch es noch einmal.",
+    ),
+    403: (
+        "Kein Zugriff",
+        "Diese Aktion ist dir nicht erlaubt. Falls du angemeldet sein solltest, melde dich "
+        "bitte erneut an.",
+    ),
+    405: (
+        "Nicht möglich",
+        "Diese Adresse lässt sich so nicht aufrufen. Bitte öffne die Seite über einen Link "
+        "der Website.",
+    ),
+    "csrf": (
+        "Sitzung abgelaufen",
+        "Die Seite war zu lange offen oder dein Browser hat ein nötiges Cookie nicht "
+        "mitgeschickt. Bitte lade die Seite neu und versuch es dann noch einmal.",
+    ),
+}
+
+
+def error_page(request, status: int, message: str = "", kind=None) -> HttpResponse:
+    """A German, site-styled error page; safe to render when the Host header was refused."""
+    heading, default_message = ERRORS[kind or status]
+    if not hasattr(request, "user"):
+        from django.contrib.auth.models import AnonymousUser
+
+        request.user = AnonymousUser()
+    context = {"status": status, "heading": heading, "message": message or default_message}
+    response = render(request, "error.html", context, status=status)
+    response["X-Robots-Tag"] = "noindex"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@requires_csrf_token
+def bad_request(request, exception=None):
+    # Covers a refused Host header, too many fields and a body over the size limit.
+    return error_page(request, 400)
+
+
+@requires_csrf_token
+def permission_denied(request, exception=None):
+    return error_page(request, 403)
+
+
+def csrf_failure(request, reason=""):
+    return error_page(request, 403, kind="csrf")
 
 
 @require_safe

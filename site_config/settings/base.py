@@ -40,8 +40,14 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Before the session and user are loaded: a NUL byte never reaches a query.
+    "site_config.middleware.RejectNulMiddleware",
+    "site_config.middleware.GermanErrorBodiesMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+
+# German, site-styled page (no inline style, which the CSP would block).
+CSRF_FAILURE_VIEW = "site_config.views.csrf_failure"
 
 ROOT_URLCONF = "site_config.urls"
 WSGI_APPLICATION = "site_config.wsgi.application"
