@@ -25,12 +25,18 @@ class ErrorReportQuerySet(models.QuerySet):
     def new(self):
         return self.not_spam().filter(status=ErrorReport.Status.NEW)
 
+    def held(self):
+        """Held back by the per-game limit: possibly genuine, an editor decides."""
+        return self.not_spam().filter(status=ErrorReport.Status.HELD)
+
 
 class ErrorReport(models.Model):
     """A reader's hint that something on a game page does not match the rulebook."""
 
     class Status(models.TextChoices):
         NEW = "neu", "eingegangen"
+        # Over the per-game limit: kept out of spam so a flood never buries a genuine report.
+        HELD = "zu-pruefen", "zu prüfen"
         IN_REVIEW = "in-pruefung", "in Prüfung"
         CORRECTED = "korrigiert", "korrigiert"
         REJECTED = "abgelehnt", "abgelehnt"
@@ -96,6 +102,13 @@ class ErrorReport(models.Model):
     def get_section_url(self):
         url = self.game.get_absolute_url()
         return f"{url}#{self.section_kind}" if self.section_kind else url
+
+    @property
+    def reader_status_label(self):
+        """What the reader sees: a held report has simply been received."""
+        if self.status == self.Status.HELD:
+            return self.Status.NEW.label
+        return self.get_status_display()
 
     @property
     def is_closed(self):

@@ -24,7 +24,7 @@ def send_status_mail(report, request=None) -> bool:
         "status_url": status_url(report, request),
         "site_name": settings.SITE_NAME,
     }
-    subject = f"Dein Hinweis zu „{report.game.title}“: {report.get_status_display()}"
+    subject = f"Dein Hinweis zu „{report.game.title}“: {report.reader_status_label}"
     body = render_to_string("feedback/status_mail.txt", context)
     try:
         send_mail(subject, body, None, [report.email])

@@ -9,21 +9,26 @@ address; behind a reverse proxy set TRUSTED_PROXIES so X-Forwarded-For is used.
 """
 
 import re
+import secrets
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core import signing
+from django.core.cache import cache
 from django.db.models import Avg, Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
+from django.utils.crypto import salted_hmac
 
 from feedback.models import ErrorReport, Vote
 from games import clock
 from rules.models import Section
 from site_config.ratelimit import DAY, HOUR, Limit, client_ip, hit
 
-# Reports: more than these are stored as spam.
+# Reports: more than these from one address are stored as spam.
 REPORTS_PER_IP = Limit("report-ip", 10, HOUR)
 REPORTS_PER_IP_AND_GAME = Limit("report-ip-game", 4, HOUR)
+# Only reports that pass every spam rule count here; beyond it a report is held for review
+# („zu prüfen“), never marked spam: a flood must not bury a genuine report.
 REPORTS_PER_GAME = Limit("report-game", 40, HOUR)
 # Beyond this a client is a flood: nothing more is stored (a known case: 16,200 spam rows).
 REPORTS_FLOOD_PER_IP = Limit("report-flood", 60, HOUR)
@@ -47,17 +52,37 @@ def min_fill_seconds() -> float:
     return getattr(settings, "FEEDBACK_MIN_FILL_SECONDS", 4)
 
 
+def max_form_age() -> float:
+    """After this many seconds the form's timestamp no longer counts as a fill time."""
+    return getattr(settings, "FEEDBACK_MAX_FORM_AGE", 6 * HOUR)
+
+
 def form_timestamp() -> str:
-    """Signed render time for the form; the reply tells how long the reader took."""
-    return signing.dumps(clock.now().timestamp(), salt=TIMESTAMP_SALT)
+    """Signed render time for the form; the reply tells how long the reader took.
+
+    A random part makes every token unique, so single use (claim_timestamp) never
+    catches two readers who opened the form in the same instant.
+    """
+    return signing.dumps([clock.now().timestamp(), secrets.token_urlsafe(8)], salt=TIMESTAMP_SALT)
 
 
 def seconds_since(token: str) -> float | None:
     try:
-        rendered = float(signing.loads(token, salt=TIMESTAMP_SALT))
-    except (signing.BadSignature, TypeError, ValueError):
+        value = signing.loads(token, salt=TIMESTAMP_SALT)
+        # Tokens rendered before the random part was added are a bare number.
+        rendered = float(value[0] if isinstance(value, list) else value)
+    except (signing.BadSignature, TypeError, ValueError, IndexError):
         return None
     return clock.now().timestamp() - rendered
+
+
+def claim_timestamp(token: str) -> bool:
+    """Single use: True the first time a (validly signed) token is sent, False after that.
+
+    The cache remembers used tokens until they would have expired anyway.
+    """
+    digest = salted_hmac("feedback.used-token", token, algorithm="sha256").hexdigest()[:32]
+    return cache.add(f"feedback:used-token:{digest}", 1, timeout=int(max_form_age()) + 60)
 
 
 def count_links(*texts: str) -> int:
@@ -69,6 +94,7 @@ class Assessment:
     reasons: tuple[str, ...]
     fill_seconds: float | None
     drop: bool = False  # a flood: do not even store it
+    hold: str = ""  # why a report that is not spam waits for an editor („zu prüfen“)
 
     @property
     def is_spam(self):
@@ -76,16 +102,25 @@ class Assessment:
 
 
 def assess_report(request, game, cleaned: dict) -> Assessment:
-    """Every spam rule, in one place. Rate limits count every accepted submission."""
+    """Every spam rule, in one place.
+
+    The per-address limits count every submission; the per-game limit counts only reports
+    that passed everything else, and going over it holds a report instead of marking spam.
+    """
     ip = client_ip(request)
     reasons = []
     if cleaned.get("website"):
         reasons.append("Honeypot ausgefüllt")
-    elapsed = seconds_since(cleaned.get("t", ""))
+    token = cleaned.get("t", "")
+    elapsed = seconds_since(token)
     if elapsed is None:
         reasons.append("ohne gültigen Zeitstempel")
+    elif not claim_timestamp(token):
+        reasons.append("Zeitstempel schon benutzt")
     elif elapsed < min_fill_seconds():
         reasons.append(f"zu schnell ({elapsed:.1f} s)")
+    elif elapsed > max_form_age():
+        reasons.append(f"Zeitstempel abgelaufen ({elapsed / HOUR:.0f} h)")
     links = count_links(cleaned.get("message", ""), cleaned.get("rulebook_reference", ""))
     if links > MAX_LINKS:
         reasons.append(f"{links} Links")
@@ -94,14 +129,20 @@ def assess_report(request, game, cleaned: dict) -> Assessment:
         reasons.append("Ratenlimit je IP")
     if hit(REPORTS_PER_IP_AND_GAME, ip, game.pk):
         reasons.append("Ratenlimit je IP und Spiel")
-    if hit(REPORTS_PER_GAME, game.pk):
-        reasons.append("Ratenlimit je Spiel")
+    hold = ""
+    if not reasons and hit(REPORTS_PER_GAME, game.pk):
+        hold = (
+            f"Zurückgehalten: mehr als {REPORTS_PER_GAME.count} Meldungen zu diesem Spiel "
+            "in einer Stunde. Bitte prüfen, ob die Meldung echt ist."
+        )
     seconds = None if elapsed is None else max(0.0, elapsed)
-    return Assessment(tuple(reasons), seconds, drop=flood)
+    return Assessment(tuple(reasons), seconds, drop=flood, hold=hold)
 
 
 def create_report(request, game, cleaned: dict, section_label: str) -> ErrorReport:
-    """Store a report (spam flagged, floods dropped). Returns the report, saved or not."""
+    """Store a report (spam flagged, held over the per-game limit, floods dropped).
+
+    Returns the report, saved or not."""
     assessment = assess_report(request, game, cleaned)
     url = request.build_absolute_uri(game.get_absolute_url())
     kind = cleaned.get("section_kind", "")
@@ -115,6 +156,8 @@ def create_report(request, game, cleaned: dict, section_label: str) -> ErrorRepo
         page_url=f"{url}#{kind}" if kind else url,
         article_version=cleaned.get("fassung"),
         is_spam=assessment.is_spam,
+        status=ErrorReport.Status.HELD if assessment.hold else ErrorReport.Status.NEW,
+        internal_note=assessment.hold,
         spam_reasons=", ".join(assessment.reasons)[:200],
         fill_seconds=None if assessment.fill_seconds is None else int(assessment.fill_seconds),
     )

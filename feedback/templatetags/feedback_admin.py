@@ -13,5 +13,12 @@ def new_reports_notice(context):
     if request is None or not request.user.has_perm("feedback.view_errorreport"):
         return {"show": False}
     count = ErrorReport.objects.new().count()
+    held = ErrorReport.objects.held().count()
     url = reverse("admin:feedback_errorreport_changelist")
-    return {"show": True, "count": count, "url": f"{url}?status__exact=neu"}
+    return {
+        "show": True,
+        "count": count,
+        "url": f"{url}?status__exact=neu",
+        "held": held,
+        "held_url": f"{url}?status__exact={ErrorReport.Status.HELD.value}",
+    }
