@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -22,6 +23,10 @@ ERRORS = {
         "Nicht möglich",
         "Diese Adresse lässt sich so nicht aufrufen. Bitte öffne die Seite über einen Link "
         "der Website.",
+    ),
+    429: (
+        "Zu viele Anmeldeversuche",
+        "",
     ),
     "csrf": (
         "Sitzung abgelaufen",
@@ -58,6 +63,19 @@ def permission_denied(request, exception=None):
 
 def csrf_failure(request, reason=""):
     return error_page(request, 403, kind="csrf")
+
+
+def login_locked_out(request, original_response=None, credentials=None):
+    """django-axes: the page after too many wrong passwords (AXES_LOCKOUT_CALLABLE)."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    message = (
+        "Nach mehreren falschen Passwörtern ist die Anmeldung von deinem Anschluss aus "
+        f"für {minutes} Minuten gesperrt – auch mit dem richtigen Passwort. Bitte warte "
+        "und versuch es dann noch einmal."
+    )
+    response = error_page(request, 429, message)
+    response["Retry-After"] = str(minutes * 60)
+    return response
 
 
 @require_safe

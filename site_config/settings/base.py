@@ -1,6 +1,7 @@
 """Settings shared by every environment. Environment modules import * from here."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -20,6 +21,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.sitemaps",
+    "axes",
     "django_htmx",
     "games",
     "rules",
@@ -27,6 +29,9 @@ INSTALLED_APPS = [
     "feedback",
     "sleeves",
     "rooms",
+    # The games: one play package each (games/play/<key>/); listing it registers the game.
+    "games.play.kaetzchen",
+    "games.play.alpaka",
 ]
 
 MIDDLEWARE = [
@@ -44,6 +49,8 @@ MIDDLEWARE = [
     "site_config.middleware.RejectNulMiddleware",
     "site_config.middleware.GermanErrorBodiesMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: turns a login refused by the axes backend into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 # German, site-styled page (no inline style, which the CSP would block).
@@ -157,6 +164,26 @@ SITE_NAME = "Kartenregeln"
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
 LOGIN_URL = "admin:login"
+
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords from one address
+# the login is refused for AXES_COOLOFF_TIME, even with the right password.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_RESET_ON_SUCCESS = True
+# The same proxy-aware address as the site's rate limits (TRUSTED_PROXIES).
+AXES_CLIENT_IP_CALLABLE = "site_config.ratelimit.client_ip"
+AXES_LOCKOUT_CALLABLE = "site_config.views.login_locked_out"
+AXES_COOLOFF_MESSAGE = (
+    "Zu viele fehlgeschlagene Anmeldeversuche. Bitte warte eine Viertelstunde und versuch es "
+    "dann noch einmal."
+)
+# Only failed attempts are stored, not every successful login.
+AXES_DISABLE_ACCESS_LOG = True
 
 LOGGING = {
     "version": 1,
