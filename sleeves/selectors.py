@@ -253,7 +253,9 @@ def finder_for(selection: Selection, user, include_expansions: bool = False) -> 
         tolerance(),
         include_expansions=include_expansions,
     )
-    return FinderResult(selection, rows, calculation, include_expansions, problems)
+    return FinderResult(
+        selection, rows, calculation, include_expansions, services.cap_notes(problems)
+    )
 
 
 def search_games(user, text: str, limit: int = 12) -> list[Game]:

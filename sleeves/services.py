@@ -22,6 +22,10 @@ from decimal import Decimal, InvalidOperation
 DEFAULT_TOLERANCE_MM = Decimal("4.0")
 MAX_COPIES = 20
 MAX_GAMES = 30
+# A crafted address must not make the page (or the work behind it) grow: at most this many
+# comma-separated entries are read, and at most MAX_NOTES notes about them are shown.
+MAX_ENTRIES = 2 * MAX_GAMES
+MAX_NOTES = 5
 CURRENCY_SIGNS = {"EUR": "€", "CHF": "CHF", "GBP": "£", "USD": "$"}
 
 
@@ -449,38 +453,54 @@ def parse_selection(values: str | Iterable[str]) -> Selection:
     picks: dict[str, Pick] = {}
     problems: list[str] = []
     dropped: list[str] = []
-    for value in values:
-        for raw in value.split(","):
-            token = raw.strip().lower()
-            if not token:
-                continue
-            match = TOKEN.match(token)
-            if match is None:
-                problems.append(
-                    f"„{_shorten(raw.strip())}“ verstehen wir nicht und haben es weggelassen."
-                )
-                continue
-            slug = match["slug"]
-            copies = int(match["copies"]) if match["copies"] else 1
-            edition = int(match["edition"]) if match["edition"] else None
-            if copies < 1:
-                problems.append(f"„{_shorten(slug)}“ mit 0 Exemplaren haben wir weggelassen.")
-                continue
-            if slug in picks:
-                previous = picks[slug]
-                copies += previous.copies
-                edition = previous.edition if previous.edition is not None else edition
-            elif len(picks) >= MAX_GAMES:
-                dropped.append(slug)
-                continue
-            if copies > MAX_COPIES:
-                problems.append(
-                    f"Von „{_shorten(slug)}“ rechnen wir mit höchstens {MAX_COPIES} Exemplaren."
-                )
-                copies = MAX_COPIES
-            picks[slug] = Pick(slug, copies, edition)
+    entries = [raw for value in values for raw in value.split(",", MAX_ENTRIES)]
+    if len(entries) > MAX_ENTRIES:
+        problems.append(
+            f"Die Adresse enthält mehr als {MAX_ENTRIES} Einträge; den Rest haben wir nicht gelesen."
+        )
+        entries = entries[:MAX_ENTRIES]
+    for raw in entries:
+        token = raw.strip().lower()
+        if not token:
+            continue
+        match = TOKEN.match(token)
+        if match is None:
+            problems.append(
+                f"„{_shorten(raw.strip())}“ verstehen wir nicht und haben es weggelassen."
+            )
+            continue
+        slug = match["slug"]
+        copies = int(match["copies"]) if match["copies"] else 1
+        edition = int(match["edition"]) if match["edition"] else None
+        if copies < 1:
+            problems.append(f"„{_shorten(slug)}“ mit 0 Exemplaren haben wir weggelassen.")
+            continue
+        if slug in picks:
+            previous = picks[slug]
+            copies += previous.copies
+            edition = previous.edition if previous.edition is not None else edition
+        elif len(picks) >= MAX_GAMES:
+            dropped.append(slug)
+            continue
+        if copies > MAX_COPIES:
+            problems.append(
+                f"Von „{_shorten(slug)}“ rechnen wir mit höchstens {MAX_COPIES} Exemplaren."
+            )
+            copies = MAX_COPIES
+        picks[slug] = Pick(slug, copies, edition)
     if dropped:
         names = ", ".join(f"„{_shorten(slug)}“" for slug in dropped[:5])
         more = " …" if len(dropped) > 5 else ""
         problems.append(f"Höchstens {MAX_GAMES} Spiele auf einmal – weggelassen: {names}{more}.")
     return Selection(tuple(picks.values()), tuple(problems))
+
+
+def cap_notes(notes: list[str], limit: int = MAX_NOTES) -> list[str]:
+    """The first `limit` notes and a count of the rest."""
+    if len(notes) <= limit:
+        return list(notes)
+    rest = len(notes) - limit
+    return [
+        *notes[:limit],
+        f"… und {rest} weitere{'r' if rest == 1 else ''} Hinweis{'e' if rest != 1 else ''}.",
+    ]
