@@ -1,0 +1,168 @@
+"""The Cat bots. They decide from the bot's own ``bot_view`` only: the open middle,
+the stack in hand and what the seat remembers of its own stacks.
+
+Timing: every bot step (one action, or a moment of watching) takes a delay drawn
+from ``(seed, round, seat, step)`` around the speed's mean – gemütlich, normal or
+flink – so a replay from the seed with the same ``now`` values repeats every bot
+action exactly. The choice itself uses an RNG keyed the same way.
+
+Strategy of ``bot_action``:
+
+1. All own stacks known and finished: call „Stopp!“ (also with a stack in hand).
+   Bots never call wrongly – except a „Schummelkatze“ (cheater), which, with all
+   but one stack finished, calls too early now and then.
+2. Holding a stack: make the swap that raises the value of the own stacks most.
+   Each known stack is given a target mood – greedily, the most frequent mood
+   per stack, every mood for one stack only (each mood exists four times, so
+   every stack needs a different one) – and a stack is worth more the more
+   cards of its target it holds (4 of a kind much more). Nothing helps: put the
+   stack back, or keep it and watch the middle if it is the only unfinished one.
+   A bot that has not improved for a while sometimes makes a sideways swap:
+   that frees moods two players fight over, so no round jams for ever.
+3. Not holding: take a stack never looked at, else the one a middle card would
+   improve most, else the next unfinished stack after the one put down last.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from .rules import is_finished, mood_of
+
+SPEEDS = {"gemuetlich": 3.0, "normal": 1.8, "flink": 1.0}  # mean seconds per step
+SPEED_NAMES = {"gemuetlich": "gemütlich", "normal": "normal", "flink": "flink"}
+_ALIASES = {"gemütlich": "gemuetlich"}
+
+CHEAT_CHANCE = 0.1  # per step, once all but one stack are finished
+CHURN_PER_STEP = 0.02  # chance of a sideways swap grows with steps without gain …
+MAX_CHURN = 0.35  # … up to this
+WEIGHT = {0: 0, 1: 0, 2: 2, 3: 5, 4: 12}  # value of a stack by cards of its target
+
+STOP = {"type": "stop"}
+PUT_BACK = {"type": "put_back"}
+
+
+def normalise_speed(speed: str) -> str:
+    speed = _ALIASES.get(speed, speed)
+    if speed not in SPEEDS:
+        raise ValueError(f"Unbekanntes Bot-Tempo „{speed}“.")
+    return speed
+
+
+def step_rng(seed: int, round_: int, seat: int, step: int) -> random.Random:
+    """The RNG of one bot decision."""
+    return random.Random(f"the_cat:{seed}:bot:{round_}:{seat}:{step}")
+
+
+def step_delay(seed: int, round_: int, seat: int, step: int, speed: str) -> float:
+    """Seconds before bot step ``step``: the speed's mean ± 50 %."""
+    rng = random.Random(f"the_cat:{seed}:wait:{round_}:{seat}:{step}")
+    return SPEEDS[speed] * (0.5 + rng.random())
+
+
+def value(stacks: list[list[str] | None]) -> int:
+    """How close the known stacks are to done, with one target mood per stack."""
+    pairs = []
+    for index, stack in enumerate(stacks):
+        if stack:
+            for mood, count in Counter(mood_of(card) for card in stack).items():
+                pairs.append((count, -index, mood))
+    pairs.sort(reverse=True)
+    used_stacks: set[int] = set()
+    used_moods: set[str] = set()
+    total = 0
+    for count, negative_index, mood in pairs:
+        if -negative_index in used_stacks or mood in used_moods:
+            continue
+        used_stacks.add(-negative_index)
+        used_moods.add(mood)
+        total += WEIGHT[count]
+    return total
+
+
+def swaps(stacks: list[list[str] | None], index: int, middle: list[str]) -> list[tuple]:
+    """Every swap for stack ``index`` with the gain in ``value``: ``(gain, give, want)``,
+    skipping swaps of two cards of one mood."""
+    base = value(stacks)
+    hand = stacks[index]
+    result = []
+    for position, give in enumerate(hand):
+        for want in middle:
+            if mood_of(want) == mood_of(give):
+                continue
+            trial = list(stacks)
+            trial[index] = hand[:position] + [want] + hand[position + 1 :]
+            result.append((value(trial) - base, give, want))
+    return result
+
+
+def _best_gain(stacks, index, middle) -> int:
+    return max((gain for gain, _, _ in swaps(stacks, index, middle)), default=0)
+
+
+def bot_action(view: dict, rng: random.Random) -> dict | None:
+    """The bot's next step; ``None`` means it just watches the middle this step."""
+    phase = view["phase"]
+    if phase == "reveal":
+        return {"type": "continue"} if view["legal_actions"] else None
+    if phase != "play" or not view["legal_actions"]:
+        return None
+    stacks = [list(stack) if stack is not None else None for stack in view["remembered"]]
+    middle = view["middle"]
+    held = view["held"]
+    finished = [stack is not None and is_finished(stack) for stack in stacks]
+    if all(finished):
+        return dict(STOP)
+    if view.get("cheater") and sum(finished) >= len(stacks) - 1 and rng.random() < CHEAT_CHANCE:
+        return dict(STOP)
+    if held is None:
+        return {"type": "take", "stack": _choose_stack(view, stacks, finished, rng)}
+    if finished[held]:
+        return dict(PUT_BACK)
+    options = swaps(stacks, held, middle)
+    best = max((gain for gain, _, _ in options), default=0)
+    if best > 0:
+        top = [option for option in options if option[0] == best]
+        _, give, want = _pick(top, stacks, rng)
+        return {"type": "swap", "give": give, "want": want}
+    churn = min(MAX_CHURN, CHURN_PER_STEP * view.get("since_gain", 0))
+    if options and rng.random() < churn:
+        _, give, want = rng.choice(options)
+        return {"type": "swap", "give": give, "want": want}
+    if not any(not done for i, done in enumerate(finished) if i != held):
+        return None  # the only unfinished stack: keep it and watch the middle
+    return dict(PUT_BACK)
+
+
+def _pick(options: list[tuple], stacks, rng: random.Random) -> tuple:
+    """Among equally good swaps give away the card whose mood the bot holds least."""
+    held_moods = Counter(mood_of(card) for stack in stacks if stack for card in stack)
+    fewest = min(held_moods[mood_of(give)] for _, give, _ in options)
+    options = [option for option in options if held_moods[mood_of(option[1])] == fewest]
+    return options[0] if len(options) == 1 else rng.choice(options)
+
+
+def _choose_stack(view: dict, stacks, finished, rng: random.Random) -> int:
+    open_ = [i for i, done in enumerate(finished) if not done]
+    unseen = [i for i in open_ if stacks[i] is None]
+    if unseen:
+        return unseen[0]
+    middle = view["middle"]
+    gains = {i: _best_gain(stacks, i, middle) for i in open_}
+    best = max(gains.values())
+    if best > 0:
+        top = [i for i in open_ if gains[i] == best]
+        return top[0] if len(top) == 1 else rng.choice(top)
+    last = view.get("last_put")
+    if last is None:
+        return open_[0]
+    later = [i for i in open_ if i > last] + [i for i in open_ if i <= last]
+    others = [i for i in later if i != last]
+    return (others or later)[0]
+
+
+def random_action(view: dict, rng: random.Random) -> dict | None:
+    """A uniformly random legal action (a baseline for tests)."""
+    legal = view["legal_actions"]
+    return dict(rng.choice(legal)) if legal else None
