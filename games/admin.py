@@ -1,7 +1,7 @@
 from django.contrib import admin
 from reversion.admin import VersionAdmin
 
-from games.models import Edition, Game, Person, Publisher
+from games.models import Edition, Game, Mechanic, Person, Publisher
 
 
 class SortableInlineMixin:
@@ -31,7 +31,7 @@ class GameAdmin(VersionAdmin):
     list_editable = ["is_published"]
     search_fields = ["title", "original_title", "short_description", "article_number"]
     prepopulated_fields = {"slug": ["title"]}
-    autocomplete_fields = ["publishers", "authors", "illustrators"]
+    autocomplete_fields = ["publishers", "authors", "illustrators", "mechanics", "related_games"]
     readonly_fields = ["created_at", "updated_at"]
     inlines = [EditionInline]
     fieldsets = [
@@ -50,6 +50,14 @@ class GameAdmin(VersionAdmin):
             },
         ),
         ("Menschen & Verlage", {"fields": ["publishers", "authors", "illustrators"]}),
+        (
+            "Ähnlich wie",
+            {
+                "fields": ["related_games", "mechanics"],
+                "description": "Von der Redaktion gewählte ähnliche Spiele stehen zuerst. Dazu schlägt "
+                "die Seite Spiele mit gemeinsamer Mechanik und überlappender Spielerzahl vor.",
+            },
+        ),
         ("Demo & Veröffentlichung", {"fields": ["demo_engine", "is_published"]}),
         ("Verlauf", {"fields": ["created_at", "updated_at"], "classes": ["collapse"]}),
     ]
@@ -68,6 +76,13 @@ class PersonAdmin(VersionAdmin):
 
 @admin.register(Publisher)
 class PublisherAdmin(VersionAdmin):
+    list_display = ["name", "slug"]
+    search_fields = ["name"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(Mechanic)
+class MechanicAdmin(VersionAdmin):
     list_display = ["name", "slug"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}

@@ -35,6 +35,14 @@ class Publisher(NamedEntry):
         verbose_name_plural = "Verlage"
 
 
+class Mechanic(NamedEntry):
+    """A way of playing (e.g. „Ablegen“); shared mechanics suggest similar games."""
+
+    class Meta(NamedEntry.Meta):
+        verbose_name = "Mechanik"
+        verbose_name_plural = "Mechaniken"
+
+
 class GameQuerySet(models.QuerySet):
     def published(self):
         return self.filter(is_published=True)
@@ -101,6 +109,13 @@ class Game(models.Model):
     )
     illustrators = models.ManyToManyField(
         Person, verbose_name="Illustration", related_name="illustrated_games", blank=True
+    )
+    mechanics = models.ManyToManyField(
+        Mechanic, verbose_name="Mechaniken", related_name="games", blank=True
+    )
+    # Picked by editors for „Ähnlich wie“; symmetrical, so one pick links both pages.
+    related_games = models.ManyToManyField(
+        "self", verbose_name="Ähnliche Spiele (Redaktion)", blank=True
     )
     # A key of the game registry (games.play.registry); validated there, not by
     # model choices, so a new game needs no migration.
@@ -178,17 +193,24 @@ class Edition(models.Model):
 
 
 class DemoGame(models.Model):
-    """One visitor's running in-page demo of one engine.
+    """One visitor's in-page demo of one game: a private table against bots.
 
     Game state lives in this row, never in the session dict: concurrent htmx
     requests would overwrite each other's session writes. `version` counts
     applied actions; every state-changing request names the version it expects.
+    The fields mirror a room's game part (games.play.driver).
     """
 
     visitor = models.CharField("Besucher", max_length=64)
     engine = models.CharField("Engine", max_length=20)
-    state = models.JSONField("Zustand")
+    # The engine state; empty while the reader still chooses opponents and rules.
+    state = models.JSONField("Zustand", null=True, blank=True)
     version = models.PositiveIntegerField("Version", default=0)
+    # The reader's choices for the table: number of bots and the game's options.
+    settings = models.JSONField("Einstellungen", default=dict, blank=True)
+    bot_due = models.DateTimeField("Bot-Zug fällig", null=True, blank=True)
+    # The latest public events, [{"v": version, "event": {...}}], newest last.
+    log = models.JSONField("Verlauf", default=list, blank=True)
     # Per-visitor facts that outlive one game (games played, starter, preferences).
     profile = models.JSONField("Profil", default=dict, blank=True)
     created_at = models.DateTimeField("angelegt", auto_now_add=True)

@@ -8,7 +8,7 @@ from reversion.admin import VersionAdmin
 
 from games.admin import SortableInlineMixin
 from rules import publishing
-from rules.models import CommonMistake, RulesArticle, Section, WorkedExample
+from rules.models import CommonMistake, FrequentQuestion, RulesArticle, Section, WorkedExample
 
 # Reverting to an older version restores the working copy only; what is online
 # changes when someone publishes again.
@@ -17,7 +17,14 @@ PUBLICATION_FIELDS = ("status", "published_snapshot", "published_version", "publ
 
 class SectionInline(SortableInlineMixin, admin.StackedInline):
     model = Section
-    fields = ["position", ("kind", "title", "pages"), "body"]
+    fields = [
+        "position",
+        ("kind", "title", "pages"),
+        "body",
+        "summary",
+        ("figure", "figure_caption"),
+        "figure_alt",
+    ]
 
 
 class WorkedExampleInline(SortableInlineMixin, admin.StackedInline):
@@ -27,6 +34,11 @@ class WorkedExampleInline(SortableInlineMixin, admin.StackedInline):
 
 class CommonMistakeInline(SortableInlineMixin, admin.StackedInline):
     model = CommonMistake
+    fields = ["position", ("title", "pages"), "body"]
+
+
+class FrequentQuestionInline(SortableInlineMixin, admin.StackedInline):
+    model = FrequentQuestion
     fields = ["position", ("title", "pages"), "body"]
 
 
@@ -41,7 +53,7 @@ class RulesArticleAdmin(VersionAdmin):
     list_select_related = ["game"]
     autocomplete_fields = ["game"]
     readonly_fields = ["status", "publication", "published_at", "updated_at"]
-    inlines = [SectionInline, WorkedExampleInline, CommonMistakeInline]
+    inlines = [SectionInline, WorkedExampleInline, CommonMistakeInline, FrequentQuestionInline]
     actions = ["publish", "unpublish"]
     fieldsets = [
         (None, {"fields": ["game", "status", "publication", "published_at", "updated_at"]}),
@@ -64,7 +76,11 @@ class RulesArticleAdmin(VersionAdmin):
 
     def get_queryset(self, request):
         # The list compares working copy and snapshot; prefetch keeps that at 4 queries.
-        return super().get_queryset(request).prefetch_related("sections", "examples", "mistakes")
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related("sections", "examples", "mistakes", "questions")
+        )
 
     @admin.display(description="unveröffentlichte Änderungen", boolean=True)
     def pending_changes(self, article):
@@ -107,9 +123,9 @@ class RulesArticleAdmin(VersionAdmin):
 
     def _publish_one(self, request, article):
         # Re-read the parts: the formsets just saved them.
-        article = RulesArticle.objects.prefetch_related("sections", "examples", "mistakes").get(
-            pk=article.pk
-        )
+        article = RulesArticle.objects.prefetch_related(
+            "sections", "examples", "mistakes", "questions"
+        ).get(pk=article.pk)
         publishing.publish(article)
         self.message_user(
             request,

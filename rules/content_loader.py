@@ -12,8 +12,8 @@ from pathlib import Path
 import reversion
 from django.db import transaction
 
-from games.models import Edition, Game, Person, Publisher
-from rules.models import CommonMistake, RulesArticle, Section, WorkedExample
+from games.models import Edition, Game, Mechanic, Person, Publisher
+from rules.models import CommonMistake, FrequentQuestion, RulesArticle, Section, WorkedExample
 from rules.publishing import publish as publish_article
 
 CONTENT_DIR = Path(__file__).resolve().parent / "content"
@@ -51,6 +51,7 @@ def read_content(path: Path) -> dict:
 
 def load_all(directory: Path = CONTENT_DIR, publish: bool = True) -> LoadReport:
     report = LoadReport()
+    related = {}
     for path in content_files(directory):
         data = read_content(path)
         slug = data["game"]["slug"]
@@ -60,8 +61,11 @@ def load_all(directory: Path = CONTENT_DIR, publish: bool = True) -> LoadReport:
         # The first history entry, so editors can always go back to the shipped text.
         with reversion.create_revision():
             reversion.set_comment("Mitgelieferte Inhalte geladen")
-            create_game(data, publish=publish)
+            related[create_game(data, publish=publish)] = data["game"].get("related", [])
         report.created.append(slug)
+    # Editors' picks for „Ähnlich wie“ may name games created later in this run.
+    for game, slugs in related.items():
+        game.related_games.add(*Game.objects.filter(slug__in=slugs))
     return report
 
 
@@ -77,6 +81,7 @@ def create_game(data: dict, publish: bool = True) -> Game:
     game.publishers.set(_publishers(game_data.get("publishers", [])))
     game.authors.set(_people(game_data.get("authors", [])))
     game.illustrators.set(_people(game_data.get("illustrators", [])))
+    game.mechanics.set(_mechanics(game_data.get("mechanics", [])))
     for position, edition in enumerate(game_data.get("editions", [])):
         Edition.objects.create(
             game=game,
@@ -99,6 +104,10 @@ def create_game(data: dict, publish: bool = True) -> Game:
             title=section.get("title", ""),
             body=section.get("body", "").strip(),
             pages=section.get("pages", ""),
+            summary=section.get("summary", "").strip(),
+            figure=section.get("figure", ""),
+            figure_alt=section.get("figure_alt", "").strip(),
+            figure_caption=section.get("figure_caption", ""),
             position=position,
         )
         for position, section in enumerate(data.get("sections", []))
@@ -116,6 +125,10 @@ def create_game(data: dict, publish: bool = True) -> Game:
         CommonMistake(article=article, **_part_fields(mistake, position))
         for position, mistake in enumerate(data.get("mistakes", []))
     )
+    FrequentQuestion.objects.bulk_create(
+        FrequentQuestion(article=article, **_part_fields(question, position))
+        for position, question in enumerate(data.get("questions", []))
+    )
     if publish:
         # Published content is what the snapshot holds (see rules/publishing.py).
         publish_article(article)
@@ -123,7 +136,7 @@ def create_game(data: dict, publish: bool = True) -> Game:
 
 
 def _part_fields(part: dict, position: int) -> dict:
-    """The fields every ordered article part (example, mistake) shares."""
+    """The fields every ordered article part (example, mistake, question) shares."""
     return {
         "title": part["title"],
         "body": part["body"].strip(),
@@ -139,6 +152,10 @@ def _value(data: dict, name: str):
 
 def _people(names: list[str]) -> list[Person]:
     return [Person.objects.get_or_create(name=name)[0] for name in names]
+
+
+def _mechanics(names: list[str]) -> list[Mechanic]:
+    return [Mechanic.objects.get_or_create(name=name)[0] for name in names]
 
 
 def _publishers(names: list[str]) -> list[Publisher]:

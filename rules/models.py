@@ -1,3 +1,5 @@
+from django.contrib.staticfiles import finders
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
@@ -67,6 +69,7 @@ class Section(models.Model):
         EDITIONS = "ausgaben", "Ausgaben & Erweiterungen"
         CREDITS = "autoren", "Autoren & Verlag"
         HISTORY = "geschichte", "Geschichte"
+        FAQ = "haeufige-fragen", "Häufige Fragen"
 
     article = models.ForeignKey(
         RulesArticle, on_delete=models.CASCADE, related_name="sections", verbose_name="Artikel"
@@ -78,6 +81,27 @@ class Section(models.Model):
     body = models.TextField("Text (Markdown)", blank=True)
     pages = models.CharField("Seitenangabe", max_length=40, blank=True, help_text="z. B. „S. 1–2“")
     position = models.PositiveSmallIntegerField("Reihenfolge", default=0)
+    # „Dein Zug auf einen Blick“: a short list shown in a box above the body
+    # (meant for „Ablauf“, printed as well).
+    summary = models.TextField(
+        "Zug auf einen Blick (Markdown-Liste)",
+        blank=True,
+        help_text="3–5 Schritte als nummerierte Liste; erscheint als Kasten über dem Text.",
+    )
+    # A picture drawn for this site, shipped as a static file (e.g. the table
+    # layout under „Aufbau“).
+    figure = models.CharField(
+        "Abbildung (statische Datei)",
+        max_length=200,
+        blank=True,
+        help_text="Pfad unter static/, z. B. „img/aufbau/alpaka.svg“.",
+    )
+    figure_alt = models.TextField(
+        "Textalternative der Abbildung",
+        blank=True,
+        help_text="Beschreibt vollständig, was das Bild zeigt (für Screenreader und ohne Bild).",
+    )
+    figure_caption = models.CharField("Bildunterschrift", max_length=200, blank=True)
 
     class Meta:
         ordering = ["position", "pk"]
@@ -93,6 +117,16 @@ class Section(models.Model):
     @property
     def heading(self):
         return self.title or self.get_kind_display()
+
+    def clean(self):
+        errors = {}
+        if self.figure:
+            if finders.find(self.figure) is None:
+                errors["figure"] = "Diese Datei gibt es unter static/ nicht."
+            if not self.figure_alt.strip():
+                errors["figure_alt"] = "Eine Abbildung braucht eine Textalternative."
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def anchor(self):
@@ -130,3 +164,20 @@ class CommonMistake(OrderedArticlePart):
         default_related_name = "mistakes"
         verbose_name = "Häufiger Irrtum"
         verbose_name_plural = "Häufige Irrtümer"
+
+
+class FrequentQuestion(OrderedArticlePart):
+    """One question players argue about at the table, with the answer and the rule."""
+
+    title = models.CharField("Frage", max_length=160)
+    body = models.TextField(
+        "Antwort (Markdown)", help_text="Mit der Regel, auf die sich die Antwort stützt."
+    )
+    pages = models.CharField(
+        "Seitenangabe", max_length=40, blank=True, help_text="Seite im Regelheft, falls vorhanden."
+    )
+
+    class Meta(OrderedArticlePart.Meta):
+        default_related_name = "questions"
+        verbose_name = "Häufige Frage"
+        verbose_name_plural = "Häufige Fragen"

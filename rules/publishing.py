@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
-from rules.models import CommonMistake, RulesArticle, Section, WorkedExample
+from rules.models import CommonMistake, FrequentQuestion, RulesArticle, Section, WorkedExample
 
 SNAPSHOT_FORMAT = 1
 SOURCE_FIELDS = (
@@ -25,6 +25,9 @@ PART_FIELDS = ("title", "body", "pages")
 # Examples keep their engine check, so the public page can draw them from the engine.
 EXAMPLE_FIELDS = (*PART_FIELDS, "engine_check", "expect")
 SECTION_FIELDS = ("kind", "title", "body", "pages")
+# Added later; kept out of a snapshot while empty, so snapshots taken before
+# these fields existed still equal a fresh one.
+SECTION_OPTIONAL_FIELDS = ("summary", "figure", "figure_alt", "figure_caption")
 # Staff add ?fassung=oeffentlich to a game page to see what the public sees.
 PUBLIC_VERSION_PARAM = "fassung"
 PUBLIC_VERSION_VALUE = "oeffentlich"
@@ -35,13 +38,24 @@ def build_snapshot(article: RulesArticle) -> dict:
     source = {name: getattr(article, name) for name in SOURCE_FIELDS}
     if source["rulebook_read_on"] is not None:
         source["rulebook_read_on"] = source["rulebook_read_on"].isoformat()
-    return {
+    snapshot = {
         "format": SNAPSHOT_FORMAT,
         "source": source,
-        "sections": [_fields(s, SECTION_FIELDS) for s in article.sections.all()],
+        "sections": [_section_fields(s) for s in article.sections.all()],
         "examples": [_fields(e, EXAMPLE_FIELDS) for e in article.examples.all()],
         "mistakes": [_fields(m, PART_FIELDS) for m in article.mistakes.all()],
     }
+    if questions := [_fields(q, PART_FIELDS) for q in article.questions.all()]:
+        snapshot["questions"] = questions
+    return snapshot
+
+
+def _section_fields(section) -> dict:
+    data = _fields(section, SECTION_FIELDS)
+    data.update(
+        {name: value for name in SECTION_OPTIONAL_FIELDS if (value := getattr(section, name))}
+    )
+    return data
 
 
 def _fields(obj, names) -> dict:
@@ -108,6 +122,7 @@ class PublishedArticle:
         self.sections = _Parts(Section(**data) for data in snapshot["sections"])
         self.examples = _Parts(WorkedExample(**data) for data in snapshot["examples"])
         self.mistakes = _Parts(CommonMistake(**data) for data in snapshot["mistakes"])
+        self.questions = _Parts(FrequentQuestion(**data) for data in snapshot.get("questions", []))
 
 
 @dataclass(frozen=True)
@@ -137,7 +152,7 @@ def article_for_page(request, game) -> ArticlePage:
     has_public = article.is_published and article.published_snapshot is not None
     wants_public = request.GET.get(PUBLIC_VERSION_PARAM) == PUBLIC_VERSION_VALUE
     if request.user.is_staff and not wants_public:
-        prefetch_related_objects([article], "sections", "examples", "mistakes")
+        prefetch_related_objects([article], "sections", "examples", "mistakes", "questions")
         return ArticlePage(
             article,
             is_working_copy=True,
