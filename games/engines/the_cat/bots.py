@@ -63,12 +63,24 @@ def step_delay(seed: int, round_: int, seat: int, step: int, speed: str) -> floa
 
 def value(stacks: list[list[str] | None]) -> int:
     """How close the known stacks are to done, with one target mood per stack."""
-    pairs = []
-    for index, stack in enumerate(stacks):
-        if stack:
-            for mood, count in Counter(mood_of(card) for card in stack).items():
-                pairs.append((count, -index, mood))
-    pairs.sort(reverse=True)
+    return _value([_counts(stack) for stack in stacks])
+
+
+def _counts(stack: list[str] | None) -> dict[str, int] | None:
+    return Counter(mood_of(card) for card in stack) if stack else None
+
+
+def _value(counts: list[dict[str, int] | None]) -> int:
+    pairs = sorted(
+        (
+            (count, -index, mood)
+            for index, moods in enumerate(counts)
+            if moods
+            for mood, count in moods.items()
+            if count
+        ),
+        reverse=True,
+    )
     used_stacks: set[int] = set()
     used_moods: set[str] = set()
     total = 0
@@ -84,16 +96,22 @@ def value(stacks: list[list[str] | None]) -> int:
 def swaps(stacks: list[list[str] | None], index: int, middle: list[str]) -> list[tuple]:
     """Every swap for stack ``index`` with the gain in ``value``: ``(gain, give, want)``,
     skipping swaps of two cards of one mood."""
-    base = value(stacks)
-    hand = stacks[index]
+    counts = [_counts(stack) for stack in stacks]
+    base = _value(counts)
+    held = counts[index]
+    gains: dict[tuple[str, str], int] = {}
     result = []
-    for position, give in enumerate(hand):
+    for give in stacks[index]:
         for want in middle:
-            if mood_of(want) == mood_of(give):
+            pair = (mood_of(give), mood_of(want))
+            if pair[0] == pair[1]:
                 continue
-            trial = list(stacks)
-            trial[index] = hand[:position] + [want] + hand[position + 1 :]
-            result.append((value(trial) - base, give, want))
+            if pair not in gains:
+                trial = dict(held)
+                trial[pair[0]] -= 1
+                trial[pair[1]] = trial.get(pair[1], 0) + 1
+                gains[pair] = _value([*counts[:index], trial, *counts[index + 1 :]]) - base
+            result.append((gains[pair], give, want))
     return result
 
 

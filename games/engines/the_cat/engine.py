@@ -237,6 +237,70 @@ def _bot_delay(state: dict, seat: int, step: int) -> float:
     return bot_module.step_delay(state["seed"], state["round"], seat, step, state["bots"][seat])
 
 
+def arranged(
+    players: int,
+    stacks: list[list[list[str] | None]],
+    middle: list[str] | None = None,
+    options: dict | None = None,
+    *,
+    scores: list[int] | None = None,
+    now: float = 0.0,
+) -> dict:
+    """A first round dealt in a given position (tests and the article's examples).
+
+    ``stacks[seat]`` lists the seat's stacks as four mood keys each, or ``None`` for
+    a stack filled from the remaining cards; ``middle`` likewise (``None``: filled).
+    Cards get their copies in order, so every physical card still exists exactly
+    once. Filled stacks take the rest in an order that never repeats a mood in a
+    row. With two players the removed moods are ``options["removed"]`` or the
+    last four moods the position does not use. ``scores`` are the totals before.
+    """
+    options = dict(options or {})
+    options.setdefault("round_seconds", None)
+    used = {mood for own in stacks for stack in own if stack for mood in stack}
+    used |= set(middle or [])
+    if players == 2 and not options.get("removed"):
+        free = [key for key in MOOD_KEYS if key not in used]
+        options["removed"] = free[-REMOVED_WITH_TWO:]
+    state = new_game(0, players, options, now=now)
+    removed = state["removed"] or []
+    if len(stacks) != players or any(
+        len(own) != len(state["stacks"][seat]) for seat, own in enumerate(stacks)
+    ):
+        raise ValueError("Die Stapel passen nicht zur Zahl der Spieler.")
+    pool = {key: [f"{key}-{copy}" for copy in range(1, 5)] for key in MOOD_KEYS}
+    for key in removed:
+        if key in used:
+            raise ValueError(f"Die Laune „{key}“ ist zu zweit aus dem Spiel.")
+        pool[key] = []
+
+    def take(mood: str) -> str:
+        if not pool.get(mood):
+            raise ValueError(f"Von der Laune „{mood}“ gibt es nur vier Karten.")
+        return pool[mood].pop(0)
+
+    placed = [[[take(m) for m in stack] if stack else None for stack in own] for own in stacks]
+    middle_cards = [take(m) for m in middle] if middle else None
+    rest = sorted(
+        (card for cards in pool.values() for card in cards),
+        key=lambda card: (card.rsplit("-", 1)[1], MOOD_KEYS.index(mood_of(card))),
+    )
+    for own in placed:
+        for i, stack in enumerate(own):
+            if stack is None:
+                own[i], rest = rest[:STACK_SIZE], rest[STACK_SIZE:]
+    if middle_cards is None:
+        middle_cards, rest = rest[:MIDDLE_SIZE], rest[MIDDLE_SIZE:]
+    if rest or len(middle_cards) != MIDDLE_SIZE:
+        raise ValueError("Die Lage verteilt nicht genau alle Karten.")
+    state["stacks"] = placed
+    state["middle"] = middle_cards
+    state["progress"] = [sum(best_count(stack) for stack in own) for own in placed]
+    if scores is not None:
+        state["scores"] = list(scores)
+    return state
+
+
 # --- Queries -------------------------------------------------------------------
 
 

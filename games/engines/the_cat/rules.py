@@ -45,9 +45,13 @@ SHORT_TARGET = 12
 TARGETS = (SHORT_TARGET, DEFAULT_TARGET)
 
 
+_MOOD_OF = {card: card.rsplit("-", 1)[0] for card in CARDS}
+
+
 def mood_of(card: str) -> str:
     """``"grimmig-3"`` → ``"grimmig"``."""
-    return card.rsplit("-", 1)[0]
+    mood = _MOOD_OF.get(card)
+    return mood if mood is not None else str(card).rsplit("-", 1)[0]
 
 
 def card_id(mood: str, copy: int) -> str:
