@@ -1,0 +1,105 @@
+/* Kartenregeln – small site-wide helpers for htmx (loaded with defer on every page).
+ *
+ * 1. A failed htmx request never fails silently: the server's German message (the element
+ *    marked [data-error-message] on our error pages) is shown in a polite live region near
+ *    the element that sent the request. Areas with their own error handling opt out with
+ *    [data-own-errors].
+ * 2. After Back/Forward, forms marked [data-url-state] show the filters in the address
+ *    (htmx restores the page's HTML, but not what was picked in the dropdowns).
+ */
+(function () {
+  "use strict";
+
+  var OWN_ERRORS = "[data-own-errors], #room-body, [data-demo-body], .kz-demo";
+  var FALLBACK = {
+    offline: "Keine Verbindung zum Server. Bitte prüfe deine Internetverbindung und versuch es noch einmal.",
+    429: "Gerade kamen zu viele Anfragen von deinem Anschluss. Bitte warte etwas und versuch es dann noch einmal.",
+    server: "Auf unserem Server ist ein Fehler aufgetreten. Bitte versuch es in ein paar Minuten noch einmal.",
+    other: "Das hat leider nicht geklappt. Bitte lade die Seite neu und versuch es noch einmal."
+  };
+
+  function text(node) {
+    return node ? node.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  function messageFrom(xhr) {
+    if (!xhr || !xhr.status) return FALLBACK.offline;
+    var type = xhr.getResponseHeader("Content-Type") || "";
+    if (type.indexOf("text/html") === 0 && xhr.responseText) {
+      var doc = new DOMParser().parseFromString(xhr.responseText, "text/html");
+      var marked = text(doc.querySelector("[data-error-message]"));
+      if (marked) return marked;
+      var heading = text(doc.querySelector("main h1"));
+      var lead = text(doc.querySelector("main p"));
+      if (heading || lead) return [heading, lead].filter(Boolean).join(" – ");
+    }
+    if (xhr.status === 429) return FALLBACK[429];
+    return xhr.status >= 500 ? FALLBACK.server : FALLBACK.other;
+  }
+
+  function slotFor(elt) {
+    var container = (elt && elt.closest && elt.closest("form, section, [data-error-slot]")) ||
+      document.querySelector("main") || document.body;
+    var slot = container.querySelector(":scope > .request-error");
+    if (!slot) {
+      slot = document.createElement("p");
+      slot.className = "request-error";
+      slot.setAttribute("role", "status");
+      slot.setAttribute("aria-live", "polite");
+      slot.hidden = true;
+      container.insertBefore(slot, container.firstChild);
+    }
+    return slot;
+  }
+
+  function showError(event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.closest && elt.closest(OWN_ERRORS)) return;
+    var slot = slotFor(elt);
+    var message = messageFrom(event.detail.xhr);
+    slot.hidden = false;
+    slot.textContent = "";
+    // Filled a moment after it is shown, so screen readers announce the new text.
+    window.setTimeout(function () {
+      slot.textContent = message;
+      slot.scrollIntoView({ block: "nearest" });
+    }, 60);
+  }
+
+  function clearError(event) {
+    var elt = event.detail && event.detail.elt;
+    if (!elt || !elt.closest || elt.closest(OWN_ERRORS)) return;
+    var container = elt.closest("form, section, [data-error-slot]");
+    var slot = container && container.querySelector(":scope > .request-error");
+    if (slot) {
+      slot.hidden = true;
+      slot.textContent = "";
+    }
+  }
+
+  document.addEventListener("htmx:responseError", showError);
+  document.addEventListener("htmx:sendError", showError);
+  document.addEventListener("htmx:beforeRequest", clearError);
+
+  function restoreFromUrl() {
+    var params = new URLSearchParams(window.location.search);
+    document.querySelectorAll("form[data-url-state]").forEach(function (form) {
+      Array.prototype.forEach.call(form.elements, function (field) {
+        if (!field.name) return;
+        var value = params.get(field.name) || "";
+        if (field.tagName === "SELECT") {
+          field.value = value;
+          if (field.selectedIndex < 0) field.selectedIndex = 0;
+        } else if (field.type === "search" || field.type === "text") {
+          field.value = value;
+        }
+      });
+    });
+  }
+
+  document.addEventListener("htmx:historyRestore", restoreFromUrl);
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) restoreFromUrl();
+  });
+  restoreFromUrl();
+})();
