@@ -78,7 +78,8 @@ def setup_django(env: dict) -> None:
 
 def make_rooms() -> list[tuple[str, int]]:
     """25 running games of four humans each; returns (code, version) per room."""
-    from rooms import engines, services
+    from games.play import definition as engines
+    from rooms import services
     from rooms.models import Room
 
     engine = engines.get("alpaka")
@@ -99,7 +100,8 @@ def in_process(rooms: list[tuple[str, int]], repeats: int) -> None:
     from django.test.signals import template_rendered
     from django.test.utils import CaptureQueriesContext, setup_test_environment
 
-    from rooms import engines, services
+    from games.play import definition as engines
+    from rooms import services
 
     setup_test_environment()  # template_rendered fires only in the test environment
     rendered = []

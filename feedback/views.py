@@ -8,9 +8,9 @@ from django.views.decorators.vary import vary_on_headers
 from feedback import services
 from feedback.forms import ErrorReportForm, VoteForm
 from feedback.models import ErrorReport
-from games.demos import demo_for
 from games.models import Game
-from games.visitors import remember_visitor, visitor_id
+from games.play import definition as registry
+from games.visitors import visitor_id
 from rules.publishing import article_for_page
 
 FORM_ANCHOR = "fehler-melden"
@@ -21,7 +21,7 @@ OPEN_PARAM = "melden"
 def _choices_and_version(request, game):
     article = article_for_page(request, game).article
     sections = list(article.sections.all()) if article else []
-    choices = services.section_choices(article, sections, has_demo=demo_for(game) is not None)
+    choices = services.section_choices(article, sections, has_demo=_has_demo(game))
     return choices, getattr(article, "published_version", None)
 
 
@@ -32,6 +32,11 @@ def _new_form(request, choices, version):
         section_choices=choices,
         initial={"section_kind": kind if kind in valid_kinds else "", "fassung": version or ""},
     )
+
+
+def _has_demo(game) -> bool:
+    play = registry.get(game.demo_engine)
+    return play is not None and play.demo is not None
 
 
 def game_page_context(request, game, article, sections, demo) -> dict:
@@ -143,4 +148,4 @@ def vote(request, slug):
         response = render(request, "feedback/vote_problem.html", context, status=status_code)
     else:
         response = redirect(f"{game.get_absolute_url()}#bewertung")
-    return remember_visitor(request, response)
+    return response

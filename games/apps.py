@@ -7,10 +7,6 @@ class GamesConfig(AppConfig):
     verbose_name = "Spiele"
 
     def ready(self):
-        from games import (
-            alpaka_examples,  # noqa: F401  (registers the Alpaka example checks)
-            kaetzchen_demo,  # noqa: F401  (registers the demo)
-        )
         from games.editors import ensure_editors_group
 
         # Permissions exist only after migrate has run, so the group is filled then.

@@ -25,8 +25,12 @@ from games.engines.base import IllegalAction
 from games.models import DemoGame
 from games.visitors import is_new_visitor, visitor_id
 
-Create = Callable[[], tuple[dict, dict]]  # () -> (state, profile)
+# () -> (state, profile) or (state, profile, {other DemoGame fields})
+Create = Callable[[], tuple]
 Action = Callable[[DemoGame], Any]  # changes the row in place, returns what the view needs
+
+
+STORED = ["state", "version", "profile", "settings", "bot_due", "log"]
 
 
 @dataclass
@@ -54,8 +58,11 @@ def unsaved(visitor: str, engine: str, create: Create) -> DemoGame:
 
     Nothing is stored: crawlers and one-time readers leave no rows behind.
     """
-    state, profile = create()
-    return DemoGame(visitor=visitor, engine=engine, state=state, profile=profile, version=0)
+    state, profile, *more = create()
+    fields = more[0] if more else {}
+    return DemoGame(
+        visitor=visitor, engine=engine, state=state, profile=profile, version=0, **fields
+    )
 
 
 def perform(
@@ -93,7 +100,7 @@ def _perform(visitor, engine, action, create, expected_version, bump_version) ->
         except IllegalAction as error:
             # The action may have half-changed the row in memory: reload the stored truth.
             if row.pk is not None:
-                row.refresh_from_db(fields=["state", "version", "profile"])
+                row.refresh_from_db(fields=STORED)
             else:
                 row = unsaved(visitor, engine, create)
             return Outcome(row=row, error=str(error))
@@ -102,5 +109,5 @@ def _perform(visitor, engine, action, create, expected_version, bump_version) ->
         if row.pk is None:
             row.save(force_insert=True)
         else:
-            row.save(update_fields=["state", "version", "profile", "updated_at"])
+            row.save(update_fields=[*STORED, "updated_at"])
         return Outcome(row=row, applied=True, result=result)

@@ -1,13 +1,21 @@
-from django.urls import include, path
+from django.urls import path
 
-from games import kaetzchen_demo, views
+from games import views
+from games.play import views as demo
 
 app_name = "games"
+
+DEMO = "spiele/<slug:slug>/demo/"
 
 urlpatterns = [
     path("", views.catalogue, name="catalogue"),
     path("spiele/<slug:slug>/", views.game_detail, name="detail"),
-    path("spiele/<slug:slug>/demo/", views.game_demo, name="demo"),
-    # The Kätzchen-Angeln demo's actions (aufdecken/, kaetzchen-zug/, ergebnis/, neues-spiel/, auto/).
-    path("spiele/kaetzchen-angeln/demo/", include((kaetzchen_demo.urlpatterns, "kaetzchen"))),
+    path(DEMO, views.game_demo, name="demo"),
+    # The in-page demo's requests, the same for every game (games.play.driver).
+    path(DEMO + "start/", demo.start, name="demo_start"),
+    path(DEMO + "aktion/", demo.act, name="demo_act"),
+    path(DEMO + "gegner/", demo.bot, name="demo_bot"),
+    path(DEMO + "status/", demo.poll, name="demo_poll"),
+    path(DEMO + "neu/", demo.new, name="demo_new"),
+    path(DEMO + "<slug:name>/", demo.extra, name="demo_extra"),
 ]

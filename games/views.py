@@ -7,10 +7,11 @@ from django.views.decorators.vary import vary_on_headers
 from feedback.services import with_vote_stats
 from feedback.views import game_page_context
 from games import seo
-from games.demos import demo_for
 from games.forms import CatalogueFilterForm
 from games.models import Edition, Game
-from games.visitors import existing_visitor_id, remember_visitor
+from games.play import definition as registry
+from games.play import views as demo_views
+from games.visitors import existing_visitor_id
 from rules.models import Section
 from rules.publishing import article_for_page
 from sleeves.selectors import box_for
@@ -43,13 +44,34 @@ def _game_for(request, slug, with_votes=False):
     return get_object_or_404(games, slug=slug)
 
 
+GENERIC_DEMO = "play/demo.html"
+
+
+def play_context(request, game) -> dict:
+    """The game's definition and, when it has a demo, the demo region's context."""
+    play = registry.get(game.demo_engine)
+    demo = play.demo if play else None
+    heads = []
+    if demo is not None and demo.template == GENERIC_DEMO:
+        heads.append("play/demo_head.html")
+    if play is not None and play.head_template:
+        heads.append(play.head_template)
+    return {
+        "play": play,
+        "demo": demo,
+        "demo_context": demo_views.demo_context(request, play) if demo else {},
+        "head_templates": heads if demo else [],
+    }
+
+
 @require_safe
 def game_detail(request, slug):
     game = _game_for(request, slug, with_votes=True)
     # Readers get the published snapshot, staff the working copy (rules/publishing.py).
     article_page = article_for_page(request, game)
     article = article_page.article
-    demo = demo_for(game)
+    play = play_context(request, game)
+    demo = play["demo"]
     sections = list(article.sections.all()) if article else []
     context = {
         "game": game,
@@ -57,8 +79,7 @@ def game_detail(request, slug):
         "sections": sections,
         "has_examples_section": any(s.kind == Section.Kind.EXAMPLES for s in sections),
         "has_mistakes_section": any(s.kind == Section.Kind.MISTAKES for s in sections),
-        "demo": demo,
-        "demo_context": demo.context(request, game) if demo else {},
+        **play,
         "json_ld": seo.game_json_ld(request, game, article),
         "is_preview": not game.is_published
         or (article_page.is_working_copy and not article_page.has_public_version),
@@ -66,14 +87,13 @@ def game_detail(request, slug):
         "sleeves": box_for(game),
     }
     context.update(game_page_context(request, game, article, sections, demo))
-    return remember_visitor(request, render(request, "games/game_detail.html", context))
+    return render(request, "games/game_detail.html", context)
 
 
 @require_safe
 def game_demo(request, slug):
     game = _game_for(request, slug)
-    demo = demo_for(game)
-    if demo is None:
+    context = {"game": game, **play_context(request, game)}
+    if context["demo"] is None:
         raise Http404("Für dieses Spiel gibt es noch keine Demo.")
-    context = {"game": game, "demo": demo, "demo_context": demo.context(request, game)}
-    return remember_visitor(request, render(request, "games/game_demo.html", context))
+    return render(request, "games/game_demo.html", context)

@@ -40,10 +40,10 @@ def is_new_visitor(request) -> bool:
 
 
 def remember_visitor(request, response):
-    """Set the cookie when this request created the id (call on the response).
+    """Set the cookie when this request created the id (``VisitorCookieMiddleware``).
 
-    Pages with a demo call this on GET too: otherwise two requests fired at once
-    before the first answer (e.g. "Auto" and a flip) would each invent an id.
+    Pages with a demo ask for the id on GET too: otherwise two requests fired
+    at once before the first answer (e.g. "Auto" and a flip) would each invent one.
     """
     if getattr(request, "_visitor_id_is_new", False):  # only set when visitor_id() ran
         response.set_signed_cookie(
@@ -56,3 +56,13 @@ def remember_visitor(request, response):
             secure=request.is_secure(),
         )
     return response
+
+
+class VisitorCookieMiddleware:
+    """Sets the visitor cookie on every response whose request created a visitor id."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return remember_visitor(request, self.get_response(request))

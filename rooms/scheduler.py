@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from rooms.engines import RoomEngine
+from games.play.definition import GameDefinition
 
 MAX_STEPS = 5000  # a safety net; a game ends long before
 
@@ -43,14 +43,16 @@ class Step:
     events: list[dict] = field(default_factory=list)
 
 
-def bot_delay(engine: RoomEngine, key: str) -> timedelta:
+def bot_delay(engine: GameDefinition, key: str) -> timedelta:
+    if engine.bot_delay is None:  # the client asks for each bot move itself
+        return timedelta(0)
     low, high = engine.bot_delay
     # Deterministic per (game, step), so a replayed room behaves identically.
     return timedelta(seconds=low + (high - low) * random.Random(f"delay:{key}").random())
 
 
 def plan(
-    engine: RoomEngine,
+    engine: GameDefinition,
     state: dict,
     bots: set[int],
     *,
@@ -87,7 +89,7 @@ def plan(
 
 
 def advance(
-    engine: RoomEngine,
+    engine: GameDefinition,
     state: dict,
     bots: set[int],
     timers: Timers,
@@ -95,12 +97,13 @@ def advance(
     *,
     key: Callable[[int], str],
     timed: bool = True,
+    single: bool = False,
 ) -> tuple[dict, Timers, list[Step]]:
     """Apply every deadline due at ``now``, oldest first.
 
     ``key(step_number)`` names each step for the bots' random choices and
     delays (rooms use code and version). Returns the new state, timers and the
-    applied steps (empty: nothing was due).
+    applied steps (empty: nothing was due). ``single``: at most one step.
     """
     steps: list[Step] = []
     while len(steps) < MAX_STEPS and engine.outcome(state) is None:
@@ -126,6 +129,8 @@ def advance(
             key=f"{step_key}:next",
             timed=timed,
         )
+        if single:
+            break
     return state, timers, steps
 
 

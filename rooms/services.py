@@ -27,13 +27,13 @@ from django.db import OperationalError, connection, transaction
 
 from games import clock
 from games.engines.base import IllegalAction
+from games.play.definition import TURNS, GameDefinition
 from rooms import scheduler
-from rooms.engines import RoomEngine
 from rooms.models import Room, Seat
+from rooms.table import LOG_MAX, Table
 
 NAME_MAX = 24
 IDLE_AFTER = timedelta(hours=24)
-LOG_MAX = 40
 LOCK_RETRIES = 60
 
 MISSING = (
@@ -95,7 +95,7 @@ def seconds_left(moment: datetime | None, now: datetime) -> int | None:
 class Locked:
     """A room locked for this transaction, with its seats and the time of the request."""
 
-    engine: RoomEngine
+    engine: GameDefinition
     room: Room
     seats: list[Seat]
     now: datetime
@@ -138,6 +138,28 @@ class Locked:
     def set_timers(self, timers: scheduler.Timers) -> None:
         self.room.deadline, self.room.bot_due = timers.deadline, timers.bot_due
 
+    def table(self) -> Table:
+        """The running game as a ``Table``; ``store`` writes it back."""
+        room = self.room
+        return Table(
+            self.engine,
+            room.state,
+            room.version,
+            log=room.log,
+            timers=self.timers(),
+            bots=self.bots(),
+            key=room.code,
+        )
+
+    def store(self, table: Table, human: bool = True) -> None:
+        room = self.room
+        if table.version != room.version:
+            self.changed = True
+            if human:
+                room.last_activity = self.now
+        room.state, room.version, room.log = table.state, table.version, table.log
+        self.set_timers(table.timers)
+
     def snapshot(self) -> dict:
         room = self.room
         return {
@@ -166,22 +188,11 @@ def _idle(room: Room, now: datetime) -> bool:
 
 def _advance(ctx: Locked) -> None:
     """Apply every deadline that fell due (turn and scoring timeouts, bot moves)."""
-    room = ctx.room
-    if room.status != Room.Status.PLAYING or not ctx.timers().overdue(ctx.now):
+    if ctx.room.status != Room.Status.PLAYING or not ctx.timers().overdue(ctx.now):
         return
-    base = room.version
-    state, timers, steps = scheduler.advance(
-        ctx.engine,
-        room.state,
-        ctx.bots(),
-        ctx.timers(),
-        ctx.now,
-        key=lambda index: f"{room.code}:{base + index}",
-    )
-    room.state = state
-    for step in steps:
-        ctx.bump(step.events, human=False)
-    ctx.set_timers(timers)
+    table = ctx.table()
+    table.advance(ctx.now)
+    ctx.store(table, human=False)
     _finish_if_over(ctx)
 
 
@@ -191,7 +202,7 @@ def _finish_if_over(ctx: Locked) -> None:
         ctx.set_timers(scheduler.Timers())
 
 
-def _run(engine: RoomEngine, code: str, work: Callable[[Locked], str | None]) -> Result:
+def _run(engine: GameDefinition, code: str, work: Callable[[Locked], str | None]) -> Result:
     """``_run_locked``, retried when SQLite refuses the lock outright.
 
     File-based SQLite queues writers itself (IMMEDIATE transactions and a busy
@@ -210,7 +221,7 @@ def _run(engine: RoomEngine, code: str, work: Callable[[Locked], str | None]) ->
     raise AssertionError("unreachable")
 
 
-def _run_locked(engine: RoomEngine, code: str, work: Callable[[Locked], str | None]) -> Result:
+def _run_locked(engine: GameDefinition, code: str, work: Callable[[Locked], str | None]) -> Result:
     """Lock the room, apply due deadlines, run ``work`` and save.
 
     ``work`` returns an optional German note. It raises ``RoomError`` to refuse
@@ -280,7 +291,7 @@ def _in_lobby(ctx: Locked) -> None:
 # --- Reading -------------------------------------------------------------------------
 
 
-def poll_info(engine: RoomEngine, code: str):
+def poll_info(engine: GameDefinition, code: str):
     """``(version, deadline, bot_due, last_activity)`` of a room in one query, or None."""
     return (
         Room.objects.filter(code=code, engine=engine.key)
@@ -297,7 +308,7 @@ def unchanged(info, client_version: int, now: datetime) -> bool:
     return not scheduler.Timers(deadline, bot_due).overdue(now)
 
 
-def load(engine: RoomEngine, code: str) -> Result:
+def load(engine: GameDefinition, code: str) -> Result:
     """The room and its seats as of now; overdue deadlines are applied (and saved) first."""
     room = Room.objects.filter(code=code, engine=engine.key).first()
     now = clock.now()
@@ -321,7 +332,7 @@ def cleanup(now: datetime | None = None) -> int:
     return per_model.get(Room._meta.label, 0)
 
 
-def create_room(engine: RoomEngine, visitor: str, name, data) -> Room:
+def create_room(engine: GameDefinition, visitor: str, name, data) -> Room:
     """A new room in the lobby with the visitor as host. Raises ``RoomError``."""
     name = clean_name(name)
     try:
@@ -357,7 +368,7 @@ def _name_taken(ctx: Locked, name: str) -> bool:
     return any(s.name.casefold() == wanted for s in ctx.active())
 
 
-def join(engine: RoomEngine, code: str, visitor: str, name) -> Result:
+def join(engine: GameDefinition, code: str, visitor: str, name) -> Result:
     def work(ctx: Locked):
         seat = ctx.seat_for(visitor)
         if seat is not None and not seat.left:
@@ -385,7 +396,7 @@ def join(engine: RoomEngine, code: str, visitor: str, name) -> Result:
     return _run(engine, code, work)
 
 
-def update_options(engine: RoomEngine, code: str, visitor: str, data) -> Result:
+def update_options(engine: GameDefinition, code: str, visitor: str, data) -> Result:
     def work(ctx: Locked):
         _host(ctx, visitor)
         _in_lobby(ctx)
@@ -402,7 +413,7 @@ def update_options(engine: RoomEngine, code: str, visitor: str, data) -> Result:
     return _run(engine, code, work)
 
 
-def add_bot(engine: RoomEngine, code: str, visitor: str, token: str = "") -> Result:
+def add_bot(engine: GameDefinition, code: str, visitor: str, token: str = "") -> Result:
     """Add a bot. ``token`` comes with the form: a repeated request adds no second bot."""
     token = str(token or "")[:32]
 
@@ -424,7 +435,7 @@ def add_bot(engine: RoomEngine, code: str, visitor: str, token: str = "") -> Res
     return _run(engine, code, work)
 
 
-def remove_bot(engine: RoomEngine, code: str, visitor: str, seat_id) -> Result:
+def remove_bot(engine: GameDefinition, code: str, visitor: str, seat_id) -> Result:
     """Take a bot off the table; ``seat_id`` is the seat's id (never reused)."""
 
     def work(ctx: Locked):
@@ -456,29 +467,16 @@ def _renumber(ctx: Locked) -> list[Seat]:
 
 
 def _deal_new_game(ctx: Locked) -> None:
-    engine, room = ctx.engine, ctx.room
+    room = ctx.room
     seats = _renumber(ctx)
-    state = engine.new_game(new_seed(), [s.name for s in seats], room.options)
-    room.state = state
+    table = ctx.table()
+    table.deal(new_seed(), [s.name for s in seats], room.options, ctx.now)
     room.status = Room.Status.PLAYING
     room.games_played += 1
-    room.log = []
-    ctx.bump(engine.opening_events(state))
-    ctx.set_timers(
-        scheduler.plan(
-            engine,
-            state,
-            ctx.bots(),
-            at=ctx.now,
-            before=None,
-            actors=set(),
-            timers=scheduler.Timers(),
-            key=f"{room.code}:{room.version}",
-        )
-    )
+    ctx.store(table)
 
 
-def start(engine: RoomEngine, code: str, visitor: str) -> Result:
+def start(engine: GameDefinition, code: str, visitor: str) -> Result:
     """Deal the first game. Repeating it changes nothing: the game already runs."""
 
     def work(ctx: Locked):
@@ -503,7 +501,7 @@ def start(engine: RoomEngine, code: str, visitor: str) -> Result:
 # --- Playing -----------------------------------------------------------------------------
 
 
-def act(engine: RoomEngine, code: str, visitor: str, expected: int | None, data) -> Result:
+def act(engine: GameDefinition, code: str, visitor: str, expected: int | None, data) -> Result:
     def work(ctx: Locked):
         seat = _seated(ctx, visitor)
         room = ctx.room
@@ -511,36 +509,24 @@ def act(engine: RoomEngine, code: str, visitor: str, expected: int | None, data)
             raise RoomError("Die Partie hat noch nicht begonnen.")
         if room.status == Room.Status.FINISHED:
             raise _Stale("Die Partie ist vorbei.")
-        _expect(ctx, expected)
+        if engine.mode == TURNS:  # simultaneous games: the engine checks each action itself
+            _expect(ctx, expected)
         action = engine.parse_action(data)
         if action is None:
             raise RoomError("Unbekannte Aktion.")
-        before = engine.to_act(room.state)
+        table = ctx.table()
         try:
-            state, events = engine.apply(room.state, seat.number, action)
+            table.act(seat.number, action, ctx.now)
         except IllegalAction as error:
             raise RoomError(str(error)) from None
-        room.state = state
-        ctx.bump(events)
-        ctx.set_timers(
-            scheduler.plan(
-                engine,
-                state,
-                ctx.bots(),
-                at=ctx.now,
-                before=before,
-                actors={seat.number},
-                timers=ctx.timers(),
-                key=f"{room.code}:{room.version}",
-            )
-        )
+        ctx.store(table)
         _finish_if_over(ctx)
         return None
 
     return _run(engine, code, work)
 
 
-def leave(engine: RoomEngine, code: str, visitor: str) -> Result:
+def leave(engine: GameDefinition, code: str, visitor: str) -> Result:
     """„Raum verlassen“: out of the lobby, or out of the running game for good.
 
     The host passes to the next human; the room closes when no human is left.
@@ -561,20 +547,10 @@ def leave(engine: RoomEngine, code: str, visitor: str) -> Result:
             seat.left = True
             seat.save(update_fields=["left"])
             if room.status == Room.Status.PLAYING:
-                before = engine.to_act(room.state)
-                room.state, events = engine.remove_player(room.state, seat.number)
-                ctx.set_timers(
-                    scheduler.plan(
-                        engine,
-                        room.state,
-                        ctx.bots(),
-                        at=ctx.now,
-                        before=before,
-                        actors={seat.number},
-                        timers=ctx.timers(),
-                        key=f"{room.code}:{room.version + 1}",
-                    )
-                )
+                table = ctx.table()
+                events = table.remove(seat.number, ctx.now)
+                room.state = table.state
+                ctx.set_timers(table.timers)
         if not ctx.humans():
             room.delete()
             return "Du hast den Raum verlassen. Weil niemand mehr da war, ist er jetzt geschlossen."
@@ -604,7 +580,7 @@ def _next_human(ctx: Locked, number: int) -> Seat:
     return next((s for s in humans if s.number > number), humans[0])
 
 
-def rematch(engine: RoomEngine, code: str, visitor: str, expected: int | None) -> Result:
+def rematch(engine: GameDefinition, code: str, visitor: str, expected: int | None) -> Result:
     """„Neue Partie“: same room, same people (who did not leave), same settings."""
 
     def work(ctx: Locked):
@@ -623,7 +599,7 @@ def rematch(engine: RoomEngine, code: str, visitor: str, expected: int | None) -
     return _run(engine, code, work)
 
 
-def to_lobby(engine: RoomEngine, code: str, visitor: str, expected: int | None) -> Result:
+def to_lobby(engine: GameDefinition, code: str, visitor: str, expected: int | None) -> Result:
     """The host takes the room back to the lobby to change settings or invite more people."""
 
     def work(ctx: Locked):

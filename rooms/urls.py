@@ -1,8 +1,8 @@
-"""Rooms live under /spiele/<slug>/raum/…; the engine comes from the slug (no query)."""
+"""Rooms live under /spiele/<slug>/raum/…; the game definition comes from the slug (no query)."""
 
-from django.urls import include, path
+from django.urls import path
 
-from rooms import alpaka_demo, views
+from rooms import views
 
 app_name = "rooms"
 
@@ -21,6 +21,4 @@ urlpatterns = [
     path(ROOM + "verlassen/", views.leave, name="leave"),
     path(ROOM + "neue-partie/", views.rematch, name="rematch"),
     path(ROOM + "lobby/", views.to_lobby, name="lobby"),
-    # The in-page demo's requests (the page itself is games:demo / games:detail).
-    path("spiele/alpaka/demo/", include((alpaka_demo.urlpatterns, "alpaka_demo"))),
 ]

@@ -18,11 +18,14 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseStopPolling
 
 from games import clock
 from games.models import Game
-from games.visitors import remember_visitor, visitor_id
-from rooms import engines, services
+from games.play import definition as registry
+from games.play.definition import GameDefinition
+from games.visitors import visitor_id
+from rooms import services
 from rooms.models import Room
 from site_config.ratelimit import HOUR, Limit, client_ip, hit
 
@@ -33,15 +36,15 @@ BODY = "rooms/room.html#body"
 GONE = "rooms/room.html#gone"
 
 
-def _engine(slug: str) -> engines.RoomEngine:
-    engine = engines.for_slug(slug)
-    if engine is None:
+def _engine(slug: str) -> GameDefinition:
+    engine = registry.for_slug(slug)
+    if engine is None or not engine.rooms:
         raise Http404("Für dieses Spiel gibt es keine Online-Räume.")
     return engine
 
 
 def _game(request, engine) -> Game:
-    game = Game.objects.visible_to(request.user).filter(slug=engine.game_slug).first()
+    game = Game.objects.visible_to(request.user).filter(slug=engine.slug).first()
     if game is None:
         raise Http404("Dieses Spiel gibt es nicht.")
     return game
@@ -56,7 +59,7 @@ def _version(raw) -> int | None:
 
 def _urls(engine, code: str) -> dict:
     def url(name):
-        return reverse(f"rooms:{name}", kwargs={"slug": engine.game_slug, "code": code})
+        return reverse(f"rooms:{name}", kwargs={"slug": engine.slug, "code": code})
 
     return {
         name: url(name)
@@ -112,9 +115,9 @@ def room_context(request, engine, room: Room, seats, *, message: str = "", since
     if message:
         live.append(message)
     if table is not None and since is not None:
-        live += table["news"]
-        if table["news"] and (table["my_turn"] or table["actions"]["continue"]):
-            live.append(table["status"])
+        live += table.news
+        if table.news and table.attention:
+            live.append(table.status)
     return {
         "engine": engine,
         "room": room,
@@ -157,11 +160,10 @@ def room_context(request, engine, room: Room, seats, *, message: str = "", since
 
 def _render_body(request, engine, result, *, since=None):
     if result.room is None:
-        response = render(
-            request, GONE, {"engine": engine, "message": result.message or services.MISSING}
-        )
-        # 286 tells htmx to stop polling; the notice is still swapped in.
-        response.status_code = 286 if request.method == "GET" else 200
+        context = {"engine": engine, "message": result.message or services.MISSING}
+        # A poll is told to stop polling; the notice is still swapped in.
+        response_class = HttpResponseStopPolling if request.method == "GET" else HttpResponse
+        response = response_class(render(request, GONE, context).content)
     else:
         context = room_context(
             request, engine, result.room, result.seats, message=result.message, since=since
@@ -169,7 +171,7 @@ def _render_body(request, engine, result, *, since=None):
         response = render(request, BODY, context)
         response["X-Room-Version"] = str(result.room.version)
     patch_cache_control(response, no_store=True)
-    return remember_visitor(request, response)
+    return response
 
 
 def _respond(request, engine, code: str, result, *, since=None):
@@ -180,13 +182,11 @@ def _respond(request, engine, code: str, result, *, since=None):
         level = messages.SUCCESS if result.applied else messages.WARNING
         messages.add_message(request, level, result.message)
     if result.room is None:
-        target = reverse("rooms:create", kwargs={"slug": engine.game_slug})
+        target = reverse("rooms:create", kwargs={"slug": engine.slug})
         if result.message == services.MISSING:
-            target = reverse("games:detail", kwargs={"slug": engine.game_slug})
-        return remember_visitor(request, redirect(target))
-    return remember_visitor(
-        request, redirect(reverse("rooms:room", kwargs={"slug": engine.game_slug, "code": code}))
-    )
+            target = reverse("games:detail", kwargs={"slug": engine.slug})
+        return redirect(target)
+    return redirect(reverse("rooms:room", kwargs={"slug": engine.slug, "code": code}))
 
 
 # --- Pages -------------------------------------------------------------------------------
@@ -217,7 +217,7 @@ def create(request, slug):
                     values[option.key] = option.parse(request.POST.get(option.key, ""))
         else:
             url = reverse("rooms:room", kwargs={"slug": slug, "code": room.code})
-            return remember_visitor(request, redirect(url))
+            return redirect(url)
     options = engine.option_choices(values)
     context = {
         "game": game,
@@ -228,7 +228,7 @@ def create(request, slug):
         "name_max": services.NAME_MAX,
     }
     response = render(request, "rooms/create.html", context, status=200)
-    return remember_visitor(request, response)
+    return response
 
 
 @never_cache
@@ -244,10 +244,10 @@ def room(request, slug, code):
             {"game": game, "engine": engine, "message": services.MISSING},
             status=404,
         )
-        return remember_visitor(request, response)
+        return response
     context = room_context(request, engine, result.room, result.seats)
     context["game"] = game
-    return remember_visitor(request, render(request, "rooms/room.html", context))
+    return render(request, "rooms/room.html", context)
 
 
 @require_safe
@@ -329,7 +329,7 @@ def leave(request, slug, code):
             raise Http404(services.MISSING)
         context = room_context(request, engine, result.room, result.seats)
         context["game"] = game
-        return remember_visitor(request, render(request, "rooms/leave_confirm.html", context))
+        return render(request, "rooms/leave_confirm.html", context)
     result = services.leave(engine, code, visitor_id(request))
     return _respond(request, engine, code, result)
 

@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import demo_service, kaetzchen_demo
+from games import demo_service
 from games.engines import kaetzchen as engine
 from games.models import DemoGame
 from rules.models import WorkedExample
@@ -22,8 +22,13 @@ from tests.factories import make_article, make_game
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+SLUG = {"slug": "kaetzchen-angeln"}
 URLS = {
-    name: reverse(f"games:kaetzchen:{name}") for name in ("flip", "cat", "finish", "new", "auto")
+    "flip": reverse("games:demo_act", kwargs=SLUG),
+    "cat": reverse("games:demo_bot", kwargs=SLUG),
+    "finish": reverse("games:demo_extra", kwargs={**SLUG, "name": "ergebnis"}),
+    "new": reverse("games:demo_new", kwargs=SLUG),
+    "auto": reverse("games:demo_extra", kwargs={**SLUG, "name": "auto"}),
 }
 PAGE = "/spiele/kaetzchen-angeln/"
 DEMO_PAGE = "/spiele/kaetzchen-angeln/demo/"
@@ -33,7 +38,7 @@ DEMO_PAGE = "/spiele/kaetzchen-angeln/demo/"
 def seeds(monkeypatch):
     """New games are dealt from these seeds, in order."""
     queue = [1001, 1002, 1003, 1004, 1005, 1006]
-    monkeypatch.setattr(kaetzchen_demo, "new_seed", lambda: queue.pop(0))
+    monkeypatch.setattr("rooms.services.new_seed", lambda: queue.pop(0))
     return queue
 
 
@@ -311,9 +316,10 @@ def test_without_javascript_forms_redirect_back_to_the_page(client, game_page, s
     assert response.status_code == 302
     assert response["Location"] == PAGE + "#kz-demo"
     response = post(client, "flip", 1, htmx=False)  # Kätzchen's turn
-    assert response["Location"] == PAGE + "?hinweis=warten#kz-demo"
-    html = client.get(PAGE + "?hinweis=warten").content.decode()
+    assert response["Location"] == PAGE + "#kz-demo"
+    html = client.get(PAGE).content.decode()  # the refusal travels as a message
     assert "Warte auf den Gegner" in html
+    assert 'data-note="1"' in html and 'data-note="1"' not in client.get(PAGE).content.decode()
     # The visible button for Kätzchen's turn (hidden when JavaScript runs).
     assert "Kätzchen aufdecken lassen" in html
     response = post(client, "cat", 1, htmx=False)

@@ -8,9 +8,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import kaetzchen_statistics
 from games.engines import kaetzchen as engine
 from games.models import EngineStatistics
+from games.play.kaetzchen import statistics as kaetzchen_statistics
 
 pytestmark = pytest.mark.django_db
 

@@ -22,9 +22,11 @@ An engine module exposes:
 ``to_act(state: dict) -> list[int]``
     The seats whose decision the game waits for.
 
-Events are dicts with a ``type`` key and a German ``text`` for the status
-line, e.g. ``{"type": "fish", "seat": 0, "count": 4,
-"text": "Geangelt! Du nimmst 4 Karten"}``.
+Events are codes with data – dicts with a ``type`` key, e.g. ``{"type":
+"fish", "seat": 0, "count": 4}`` – and carry no wording: each game's
+presenter (``games/play/<key>/``) words them in German for the viewer
+(„Geangelt! Du nimmst 4 Karten“). Only ``IllegalAction`` messages are
+German in the engine.
 """
 
 from __future__ import annotations

@@ -37,6 +37,7 @@ __all__ = [
     "CARDS",
     "IllegalAction",
     "apply",
+    "bot_action",
     "card_label",
     "card_symbol",
     "deal",
@@ -58,6 +59,9 @@ CARDS = tuple(rank + suit for rank in RANKS for suit in SUITS)
 
 SEAT_NAMES = ("you", "cat")
 DEFAULT_LIMIT = 5000
+MIN_PLAYERS = MAX_PLAYERS = 2
+# The refusal of a visitor's flip on Kätzchen's turn (the demo's script shows it too).
+WAIT_FOR_CAT = "Warte auf den Gegner – Kätzchen ist am Zug."
 
 _CARD_INDEX = {code: index for index, code in enumerate(CARDS)}
 _JACK_RANK = RANKS.index("J")
@@ -71,11 +75,6 @@ _RANK_LABELS = {
 }
 _SUIT_LABELS = {"S": "Pik", "H": "Herz", "D": "Karo", "C": "Kreuz"}
 _SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-# German wording per seat: subject, verb "nehmen", verb "aufdecken".
-_WHO = ("Du", "Kätzchen")
-_TAKES = ("nimmst", "nimmt")
-_FLIPS = ("deckst", "deckt")
 
 
 # --------------------------------------------------------------------------
@@ -288,26 +287,6 @@ def play_out(you: list[str], cat: list[str], starter="you", limit: int = DEFAULT
 
 
 # --------------------------------------------------------------------------
-# Texts
-
-
-def _count_text(count: int) -> str:
-    return f"{count} Karte" if count == 1 else f"{count} Karten"
-
-
-def _result_text(winner: int | None, reason: str, sizes: list[int]) -> str:
-    if reason == "empty":
-        if winner == 0:
-            return "Kätzchens Stapel ist leer – du gewinnst!"
-        return "Dein Stapel ist leer – Kätzchen gewinnt."
-    verdict = {0: "Du gewinnst!", 1: "Kätzchen gewinnt.", None: "Unentschieden."}[winner]
-    return (
-        f"Zuglimit erreicht – Kartenzahl entscheidet (Du {sizes[0]}, "
-        f"Kätzchen {sizes[1]}). {verdict}"
-    )
-
-
-# --------------------------------------------------------------------------
 # State and protocol
 
 
@@ -323,7 +302,7 @@ def new_game(seed: int, players: int = 2, options: dict | None = None) -> dict:
     if players != 2:
         raise ValueError("Kätzchen-Angeln wird zu zweit gespielt.")
     options = dict(options or {})
-    unknown = set(options) - {"starter", "limit"}
+    unknown = set(options) - {"starter", "limit", "names"}  # names: the seats are fixed
     if unknown:
         raise ValueError(f"Unbekannte Optionen: {sorted(unknown)}")
     starter = _seat(options.get("starter", "you"))
@@ -387,7 +366,7 @@ def apply(state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
         raise IllegalAction("Unbekannte Aktion.")
     if seat != state["turn"]:
         if seat == 0:
-            raise IllegalAction("Warte auf den Gegner – Kätzchen ist am Zug.")
+            raise IllegalAction(WAIT_FOR_CAT)
         raise IllegalAction("Kätzchen ist nicht am Zug – du bist dran.")
 
     new = _copy(state)
@@ -419,15 +398,7 @@ def _events(state: dict) -> list[dict]:
     last = state["last"]
     if last is not None:
         seat, card, count = last["seat"], last["card"], last["count"]
-        who = _WHO[seat]
-        events.append(
-            {
-                "type": "flip",
-                "seat": seat,
-                "card": card,
-                "text": f"{who} {_FLIPS[seat]} {card_label(card)} auf.",
-            }
-        )
+        events.append({"type": "flip", "seat": seat, "card": card})
         won = state["piles"][seat][-count:] if count else []
         if last["kind"] == "fish":
             events.append(
@@ -438,7 +409,6 @@ def _events(state: dict) -> list[dict]:
                     "matched_index": last["index"],
                     "won": won,
                     "count": count,
-                    "text": f"Geangelt! {who} {_TAKES[seat]} {_count_text(count)}",
                 }
             )
         elif last["kind"] == "jack":
@@ -449,15 +419,12 @@ def _events(state: dict) -> list[dict]:
                     "card": card,
                     "won": won,
                     "count": count,
-                    "text": f"Bube räumt ab! {who} {_TAKES[seat]} {_count_text(count)}",
                 }
             )
         else:
-            if _rank(card) == "J" and len(state["table"]) == 1:
-                text = "Bube auf leerem Tisch – er bleibt liegen."
-            else:
-                text = f"{card_label(card)} bleibt auf dem Tisch liegen."
-            events.append({"type": "stay", "seat": seat, "card": card, "text": text})
+            # A Jack that stays lay on an empty table: it cleared nothing.
+            lone_jack = _rank(card) == "J" and len(state["table"]) == 1
+            events.append({"type": "stay", "seat": seat, "card": card, "lone_jack": lone_jack})
     result = outcome(state)
     if result is not None:
         events.append(
@@ -467,15 +434,14 @@ def _events(state: dict) -> list[dict]:
                 "reason": result["reason"],
                 "piles": result["piles"],
                 "moves": result["moves"],
-                "text": result["text"],
             }
         )
     return events
 
 
 def outcome(state: dict) -> dict | None:
-    """None while running, else winner ("you"/"cat"/None = draw), reason,
-    winner seat, flips, pile sizes and a German text."""
+    """None while running, else winner ("you"/"cat"/None = draw), reason
+    ("empty" | "limit"), winner seat, flips and pile sizes."""
     result = state["result"]
     if result is None:
         return None
@@ -488,7 +454,6 @@ def outcome(state: dict) -> dict | None:
         "reason": result["reason"],
         "moves": state["moves"],
         "piles": sizes,
-        "text": _result_text(winner_seat, result["reason"], sizes),
     }
 
 
@@ -526,7 +491,7 @@ def view(state: dict, seat: int | None) -> dict:
 def finish(state: dict) -> tuple[dict, dict]:
     """Play the rest out at once („Zum Ergebnis“): the same end as flipping
     by hand. Returns the final state and a summary like ``play_out``'s plus
-    ``flips`` (flips made here) and ``text``. On a finished game it changes
+    ``flips`` (flips made here). On a finished game it changes
     nothing, so a repeated request is harmless.
     """
     new = _copy(state)
@@ -553,7 +518,6 @@ def finish(state: dict) -> tuple[dict, dict]:
         "you": result["piles"][0],
         "cat": result["piles"][1],
         "flips": flips,
-        "text": result["text"],
     }
     return new, summary
 
@@ -618,3 +582,8 @@ def simulate(
         "draw_rate": draws / n,
         "histogram": histogram,
     }
+
+
+def bot_action(view: dict, rng) -> dict:
+    """Kätzchen's move: there is nothing to decide, it flips its top card."""
+    return {"type": "flip"}

@@ -1,4 +1,4 @@
-/* Online rooms and the Alpaka demo: the little the server cannot do.
+/* Online rooms and the in-page demos against bots: the little the server cannot do.
  *
  * The server owns every decision and every deadline. This script only counts
  * the visible timers down from the seconds the server sent, copies the
@@ -24,8 +24,8 @@
   }
 
   function liveRegionFor(el) {
-    var demo = el.closest && el.closest("#alpaka-demo");
-    return document.getElementById(demo ? "alpaka-demo-live" : "room-live");
+    var demo = el.closest && el.closest("[data-demo]");
+    return demo ? demo.querySelector("[data-live]") : document.getElementById("room-live");
   }
 
   // ---------------------------------------------------------------- Timers
@@ -135,7 +135,7 @@
 
   function isPoll(detail) {
     var elt = detail && detail.elt;
-    return !!elt && (elt.id === "room-body" || elt.id === "alpaka-demo-body") &&
+    return !!elt && (elt.id === "room-body" || elt.hasAttribute("data-demo-body")) &&
       !!detail.requestConfig && detail.requestConfig.verb === "get";
   }
 
@@ -164,6 +164,10 @@
       ? { id: active.id } : null;
   });
 
+  function tableBody() {
+    return document.getElementById("room-body") || document.querySelector("[data-demo-body]");
+  }
+
   var shownStatus = null;
 
   function roomStatus() {
@@ -188,7 +192,8 @@
       return;
     }
     // The focused button is gone or disabled: land on the hand (or the table) instead of <body>.
-    var fallback = document.querySelector(".alp-group--playable, .alp-continue, .alp-me__name, .alp-status");
+    // A game's table marks the elements where focus may land with [data-focus].
+    var fallback = document.querySelector("[data-focus]");
     if (fallback) {
       if (!fallback.matches("button, a, input")) fallback.setAttribute("tabindex", "-1");
       fallback.focus({ preventScroll: true });
@@ -200,12 +205,12 @@
     var elt = event.detail.elt;
     var dialog = elt && elt.closest && elt.closest("dialog");
     if (dialog && dialog.open) dialog.close();
-    var body = document.getElementById("room-body") || document.getElementById("alpaka-demo-body");
+    var body = tableBody();
     if (body) body.classList.toggle("is-offline", !event.detail.successful && !event.detail.xhr.status);
   });
 
   document.addEventListener("htmx:sendError", function () {
-    var body = document.getElementById("room-body") || document.getElementById("alpaka-demo-body");
+    var body = tableBody();
     if (body) body.classList.add("is-offline");
   });
 

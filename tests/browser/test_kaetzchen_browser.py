@@ -12,7 +12,6 @@ import pytest
 from django.http import HttpResponse
 from playwright.sync_api import expect
 
-from games import kaetzchen_demo
 from games.engines import kaetzchen as engine
 from games.models import DemoGame
 from games.visitors import COOKIE_NAME, COOKIE_SALT
@@ -45,7 +44,7 @@ def _content(content):
 @pytest.fixture
 def seeds(monkeypatch):
     queue = list(range(501, 520))
-    monkeypatch.setattr(kaetzchen_demo, "new_seed", lambda: queue.pop(0))
+    monkeypatch.setattr("rooms.services.new_seed", lambda: queue.pop(0))
     return queue
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from games.engines import kaetzchen as k
 from games.engines.base import IllegalAction
+from games.play.kaetzchen.presenter import event_text, result_text
 
 FLIP = {"type": "flip"}
 
@@ -128,7 +129,7 @@ def test_won_cards_go_under_the_pile_in_table_order():
     assert fish["won"] == ["7S", "9H", "5D", "7C"]
     assert fish["matched_index"] == 0
     assert fish["count"] == 4
-    assert fish["text"] == "Geangelt! Du nimmst 4 Karten"
+    assert event_text(fish) == "Geangelt! Du nimmst 4 Karten."
 
 
 def test_no_extra_turn_after_a_win():
@@ -144,8 +145,8 @@ def test_cat_fishing_text_and_jack_text():
     state = make_state(["2S"], ["9C", "JD", "4H"], table=["5S", "9H", "KD", "3C"], turn=1)
     new, events = step(state)
     assert [e["type"] for e in events] == ["flip", "fish"]
-    assert events[0]["text"] == "Kätzchen deckt Kreuz 9 auf."
-    assert events[1]["text"] == "Geangelt! Kätzchen nimmt 4 Karten"
+    assert event_text(events[0]) == "Kätzchen deckt Kreuz 9 auf."
+    assert event_text(events[1]) == "Geangelt! Kätzchen nimmt 4 Karten."
     assert new["table"] == ["5S"]
 
     new, events = step(new)  # "you" flips 2S: stays, and "you" is now empty
@@ -155,7 +156,7 @@ def test_cat_fishing_text_and_jack_text():
     _, events = step(jack_state)
     assert events[1]["type"] == "jack"
     assert events[1]["won"] == ["5S", "9H", "JD"]
-    assert events[1]["text"] == "Bube räumt ab! Du nimmst 3 Karten"
+    assert event_text(events[1]) == "Bube räumt ab! Du nimmst 3 Karten."
 
 
 def test_jack_on_empty_table_has_its_own_stay_text():
@@ -164,8 +165,9 @@ def test_jack_on_empty_table_has_its_own_stay_text():
         "type": "stay",
         "seat": 0,
         "card": "JD",
-        "text": "Bube auf leerem Tisch – er bleibt liegen.",
+        "lone_jack": True,
     }
+    assert event_text(events[1]) == "Bube auf leerem Tisch – er bleibt liegen."
 
 
 def test_last_card_that_fishes_keeps_the_game_going():
@@ -191,21 +193,20 @@ def test_last_card_that_does_not_win_loses_at_once():
     assert k.to_act(new) == []
     assert [e["type"] for e in events] == ["flip", "stay", "game_over"]
     assert events[-1]["winner"] == "cat"
-    assert events[-1]["text"] == "Dein Stapel ist leer – Kätzchen gewinnt."
+    assert event_text(events[-1]) == "Dein Stapel ist leer – Kätzchen gewinnt."
     assert k.outcome(new) == {
         "winner": "cat",
         "winner_seat": 1,
         "reason": "empty",
         "moves": 1,
         "piles": [0, 2],
-        "text": "Dein Stapel ist leer – Kätzchen gewinnt.",
     }
 
 
 def test_last_jack_on_empty_table_loses():
     new, _ = step(make_state(["2S"], ["JC"], turn=1))
     assert new["result"] == {"winner": "you", "reason": "empty"}
-    assert k.outcome(new)["text"] == "Kätzchens Stapel ist leer – du gewinnst!"
+    assert result_text(k.outcome(new)) == "Kätzchens Stapel ist leer – du gewinnst!"
 
 
 # --------------------------------------------------------------------------
@@ -220,7 +221,7 @@ def test_limit_compares_piles_and_ignores_the_table():
     assert end["table"] == ["2C", "6D", "3C"]
     assert end["result"] == {"winner": "you", "reason": "limit"}
     assert k.outcome(end)["piles"] == [2, 1]
-    assert k.outcome(end)["text"].startswith("Zuglimit erreicht – Kartenzahl entscheidet")
+    assert result_text(k.outcome(end)).startswith("Zuglimit erreicht – Kartenzahl entscheidet")
     assert k.play_out(["2C", "3C", "4C", "5C"], ["6D", "7D"], limit=3) == {
         "winner": "you",
         "reason": "limit",
@@ -236,7 +237,7 @@ def test_limit_with_equal_piles_is_a_draw():
     assert end["table"] == ["2C", "5D", "3C", "6D"]
     assert end["result"] == {"winner": None, "reason": "limit"}
     assert k.outcome(end)["winner_seat"] is None
-    assert k.outcome(end)["text"].endswith("Unentschieden.")
+    assert result_text(k.outcome(end)).endswith("Unentschieden.")
     assert k.play_out(["2C", "3C", "4C"], ["5D", "6D", "7D"], limit=4)["winner"] is None
 
 
@@ -290,7 +291,7 @@ def test_starter_cat():
         k.apply(state, 0, FLIP)
     new, events = k.apply(state, 1, FLIP)
     assert events[0]["seat"] == 1
-    assert events[0]["text"].startswith("Kätzchen deckt ")
+    assert event_text(events[0]).startswith("Kätzchen deckt ")
     assert new["piles"][1] == state["piles"][1][1:]
     assert new["table"] == state["piles"][1][:1]
     assert new["turn"] == 0
@@ -413,7 +414,6 @@ def test_view_shows_table_moves_turn_and_last_events():
             "seat": 0,
             "matched_index": 1,
             "count": 4,
-            "text": "Geangelt! Du nimmst 4 Karten",
         }
     ]
 

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from games import clock as game_clock
-from rooms import engines
+from games.play import definition as engines
 from tests.factories import make_game
 
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
@@ -45,7 +45,6 @@ def engine():
 def seed(monkeypatch):
     """Known deals: every new game uses seed 4242."""
     monkeypatch.setattr("rooms.services.new_seed", lambda: 4242)
-    monkeypatch.setattr("rooms.alpaka_demo.services.new_seed", lambda: 4242)
     return 4242
 
 

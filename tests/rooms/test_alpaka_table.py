@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.engines import alpaka
-from rooms import alpaka_table
-from rooms.alpaka_table import describe, parse_action, present
+from games.play.alpaka import presenter as alpaka_table
+from games.play.alpaka.presenter import describe, parse_action, present
 
 NAMES = ["Anna", "Ben", "Cara"]
 

@@ -6,7 +6,7 @@ import pytest
 
 from games.engines import alpaka
 from games.models import DemoGame
-from rooms.alpaka_demo import ENGINE
+from games.play.alpaka.definition import ALPAKA as ENGINE
 
 pytestmark = pytest.mark.django_db
 
@@ -36,15 +36,15 @@ def test_game_page_shows_the_demo_setup_without_storing_anything(client, alpaka_
         for bots in range(1, 6):
             assert f'name="bots" value="{bots}"' in html
         assert "Online-Raum eröffnen" in html and "/spiele/alpaka/raum/neu/" in html
-        assert "css/alpaka-table.css" in html
+        assert "play/alpaka/table.css" in html
     assert not DemoGame.objects.exists()
 
 
 def test_start_deals_against_the_chosen_bots(client, alpaka_game, seed, clock):
     html = start(client, bots="3", variant="englert", target="60")
-    state = row().state
-    assert state["stage"] == "play" and state["bots"] == [1, 2, 3]
-    game = state["game"]
+    current = row()
+    assert current.state is not None and current.settings["bots"] == 3
+    game = current.state
     assert game["names"] == ["Du", "Flocke", "Paco", "Wolle"]
     assert (game["variant"], game["target"]) == ("englert", 60)
     assert "Deine Hand" in html and "Flocke" in html and "Englert-Zusatzregel" in html
@@ -74,17 +74,17 @@ def test_bots_take_turns_one_after_another(client, alpaka_game, seed, clock):
     response = client.get("/spiele/alpaka/demo/status/", {"v": version})
     assert response.status_code == 200
     assert row().version == version + 1  # one bot, not both
-    assert row().state["game"]["turn"] == 2
+    assert row().state["turn"] == 2
     assert "Paco überlegt" in response.content.decode()
     clock.advance(1.3)
     html = client.get("/spiele/alpaka/demo/status/", {"v": version + 1}).content.decode()
-    assert row().state["game"]["turn"] == 0 and row().state["bot_due"] is None
+    assert row().state["turn"] == 0 and row().bot_due is None
     assert "Du bist am Zug" in html and "load delay" not in html
 
 
 def _to_my_turn(client, clock):
     for _ in range(20):
-        if alpaka.to_act(row().state["game"]) == [0]:
+        if alpaka.to_act(row().state) == [0]:
             return
         clock.advance(1.3)
         client.get("/spiele/alpaka/demo/status/", {"v": row().version})
@@ -94,8 +94,7 @@ def _to_my_turn(client, clock):
 def test_playing_a_demo_game_to_the_end(client, alpaka_game, seed, clock):
     start(client, bots="1", target="20")
     for _ in range(500):
-        state = row().state
-        game = state["game"]
+        game = row().state
         if game["phase"] == "over":
             break
         if 0 in alpaka.to_act(game):
@@ -107,7 +106,7 @@ def test_playing_a_demo_game_to_the_end(client, alpaka_game, seed, clock):
             clock.advance(1.3)
             client.get("/spiele/alpaka/demo/status/", {"v": row().version})
     html = client.get("/spiele/alpaka/demo/").content.decode()
-    assert row().state["game"]["phase"] == "over"
+    assert row().state["phase"] == "over"
     assert "Partie vorbei" in html or "Gewonnen!" in html
     assert "Noch eine Partie" in html and "Einstellungen ändern" in html
     again = post(
@@ -115,7 +114,7 @@ def test_playing_a_demo_game_to_the_end(client, alpaka_game, seed, clock):
         "start",
         {"version": row().version, "bots": "1", "variant": "klassisch", "target": "20"},
     )
-    assert "Runde 1" in again and row().state["game"]["phase"] == "play"
+    assert "Runde 1" in again and row().state["phase"] == "play"
 
 
 def test_refusals_change_nothing(client, alpaka_game, seed, clock):
@@ -128,13 +127,9 @@ def test_refusals_change_nothing(client, alpaka_game, seed, clock):
     assert "Unbekannte Aktion" in post(
         client, "aktion", {"version": before.version, "aktion": "fliegen"}
     )
-    top = before.state["game"]["discard"][-1]
+    top = before.state["discard"][-1]
     unfit = next(
-        (
-            c
-            for c in alpaka.CARDS
-            if not alpaka.can_play(c, top) and c in before.state["game"]["hands"][0]
-        ),
+        (c for c in alpaka.CARDS if not alpaka.can_play(c, top) and c in before.state["hands"][0]),
         None,
     )
     if unfit:
@@ -156,7 +151,7 @@ def test_acting_on_a_bots_turn_is_refused(client, alpaka_game, seed, clock):
 def test_new_game_goes_back_to_the_setup_and_keeps_the_choices(client, alpaka_game, seed, clock):
     start(client, bots="4", variant="englert", target="80")
     html = post(client, "neu", {})
-    assert "Spiel starten" in html and row().state["stage"] == "setup"
+    assert "Spiel starten" in html and row().state is None
     assert (
         'value="4" checked' in html
         and 'value="englert" checked' in html
@@ -181,4 +176,4 @@ def test_without_javascript_the_demo_redirects_back(client, alpaka_game, seed, c
 
 
 def test_engine_is_the_rooms_engine():
-    assert ENGINE.key == "alpaka" and ENGINE.table_template == "rooms/alpaka/table.html"
+    assert ENGINE.key == "alpaka" and ENGINE.table_template == "play/alpaka/table.html"

@@ -116,7 +116,7 @@ def test_the_demo_never_shows_the_bots_hands(client, alpaka_game, seed, clock):
         {"version": "0", "bots": "1", "variant": "klassisch", "target": "20"},
     )
     row = DemoGame.objects.get(engine="alpaka")
-    game = row.state["game"]
+    game = row.state
     pool = Counter({card: 8 for card in alpaka.CARDS})
     pool.subtract(ANNA_HAND + BEN_HAND + [TOP])
     game["hands"] = [list(ANNA_HAND), list(BEN_HAND)]
@@ -124,7 +124,7 @@ def test_the_demo_never_shows_the_bots_hands(client, alpaka_game, seed, clock):
     pool.subtract(["A", "A"])
     game["draw_pile"] = ["A", "A", *sorted(pool.elements(), key=alpaka.CARDS.index)]
     game["turn"] = 0
-    row.state = {**row.state, "game": game, "bot_due": None, "log": []}
+    row.state, row.bot_due, row.log = game, None, []
     row.save()
     for html in (
         text(client.get("/spiele/alpaka/")),

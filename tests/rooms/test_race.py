@@ -12,7 +12,8 @@ import pytest
 from django.db import connection
 
 from games.engines import alpaka
-from rooms import engines, services
+from games.play import definition as engines
+from rooms import services
 from rooms.models import Room
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from games.engines import alpaka
-from rooms import engines, scheduler
+from games.play import definition as engines
+from rooms import scheduler
 from tests.rooms.conftest import START
 
 ENGINE = engines.get("alpaka")

@@ -1,0 +1,1 @@
+"""Alpaka's play package: definition, presenter, templates, example verifiers."""

@@ -1,0 +1,537 @@
+"""Alpaka at a table (online room or in-page demo): how a seat's view is shown.
+
+``present`` turns ``alpaka.view(state, seat)`` – and nothing else – into the
+context of ``rooms/alpaka/table.html``, the table shared by rooms and the
+in-page demo. ``describe`` words the engine's events from the viewer's
+perspective („Du legst eine 4.“, „Anna legt eine 4.“).
+"""
+
+from __future__ import annotations
+
+from games.engines import alpaka
+from games.engines.alpaka import texts
+from games.engines.alpaka.rules import VALUES
+from games.play.definition import TableContext
+
+TURN_SECONDS = 90  # seed 001: „Wer länger als 90 Sekunden nicht reagiert, steigt automatisch aus.“
+SCORING_SECONDS = 45  # seed 001: „Nach 45 Sekunden geht es auch ohne Bestätigung weiter.“
+LOG_LENGTH = 8
+
+VARIANT_LABELS = {alpaka.CLASSIC: "Klassisch", alpaka.ENGLERT: "Englert-Zusatzregel"}
+CARD_NAMES = {"A": "Alpaka"}
+
+
+def timer_seconds(state: dict) -> int | None:
+    if state["phase"] == alpaka.SCORING:
+        return SCORING_SECONDS
+    if state["phase"] == alpaka.PLAY:
+        return TURN_SECONDS
+    return None
+
+
+def parse_action(data) -> dict | None:
+    """Form field ``aktion``: ``play:<card>``, ``draw``, ``quit`` or ``continue``."""
+    raw = str(data.get("aktion", "")).strip()
+    if raw in ("draw", "quit", "continue"):
+        return {"type": raw}
+    kind, _, card = raw.partition(":")
+    if kind == "play" and card in alpaka.CARDS:
+        return {"type": "play", "card": card}
+    return None
+
+
+def opening_events(state: dict) -> list[dict]:
+    """``new_game`` deals round 1 without returning events; the log starts with it."""
+    event = {
+        "type": "deal",
+        "round": state["round"],
+        "dealer": state["dealer"],
+        "seat": state["turn"],
+        "card": state["discard"][-1],
+    }
+    # The neutral sentence, as the engine writes it for later deals.
+    return [{**event, "text": describe(event, None, state["names"])}]
+
+
+# --- Cards and chips ---------------------------------------------------------
+
+
+def card(code: str) -> dict:
+    return {
+        "code": code,
+        "label": CARD_NAMES.get(code, code),
+        "value": VALUES[code],
+        "css": "a" if code == "A" else code,
+        "is_alpaka": code == "A",
+    }
+
+
+def chips(counts: dict) -> dict:
+    black, white = counts["black"], counts["white"]
+    parts = []
+    if black:
+        parts.append("1 schwarzer" if black == 1 else f"{black} schwarze")
+    if white:
+        parts.append("1 weißer" if white == 1 else f"{white} weiße")
+    return {
+        "black": range(black),
+        "white": range(white),
+        "points": 10 * black + white,
+        "label": (" und ".join(parts) + (" Chip" if black + white == 1 else " Chips"))
+        if parts
+        else "keine Chips",
+    }
+
+
+def _hand_groups(hand: list[str], playable: set[str]) -> list[dict]:
+    groups: list[dict] = []
+    for code in hand:  # the engine keeps hands sorted
+        if groups and groups[-1]["code"] == code:
+            groups[-1]["count"] += 1
+            groups[-1]["copies"] = range(groups[-1]["count"])
+            continue
+        groups.append({**card(code), "count": 1, "copies": range(1), "playable": code in playable})
+    return groups
+
+
+# --- Words from the viewer's perspective ---------------------------------------
+
+
+class _Words:
+    """Names and verb forms: „du“ for the viewer, the display name for everyone else."""
+
+    def __init__(self, names: list[str], me: int | None):
+        self.names = names
+        self.me = me
+
+    def who(self, seat: int, capital: bool = True) -> str:
+        if seat == self.me:
+            return "Du" if capital else "du"
+        return self.names[seat]
+
+    def verb(self, seat: int, third: str, second: str) -> str:
+        return second if seat == self.me else third
+
+    def many(self, seats: list[int]) -> str:
+        ordered = [s for s in seats if s != self.me] + [s for s in seats if s == self.me]
+        return texts.join_names(
+            [self.who(s, capital=index == 0) for index, s in enumerate(ordered)]
+        )
+
+
+def describe(
+    event: dict,
+    me: int | None,
+    names: list[str],
+    target: int | None = None,
+    *,
+    chips_paid: bool = False,
+) -> str:
+    """One event as a sentence for the seat ``me`` (None: a spectator).
+
+    ``chips_paid``: name the chips a payment takes (the worked examples do).
+    """
+    w = _Words(names, me)
+    kind = event.get("type")
+    seat = event.get("seat")
+    if kind == "deal":
+        dealer = event["dealer"]
+        return (
+            f"Runde {event['round']}: {w.who(dealer)} {w.verb(dealer, 'gibt', 'gibst')}, "
+            f"offen liegt {texts.card_a(event['card'])}. "
+            f"{w.who(seat)} {w.verb(seat, 'beginnt', 'beginnst')}."
+        )
+    if kind == "play":
+        return f"{w.who(seat)} {w.verb(seat, 'legt', 'legst')} {texts.card_a(event['card'])}."
+    if kind == "draw":
+        return f"{w.who(seat)} {w.verb(seat, 'zieht', 'ziehst')} eine Karte."
+    if kind == "quit":
+        if event.get("automatic"):
+            return (
+                f"{w.who(seat)} {w.verb(seat, 'hat', 'hast')} zu lange nicht reagiert und "
+                f"{w.verb(seat, 'steigt', 'steigst')} automatisch aus."
+            )
+        return f"{w.who(seat)} {w.verb(seat, 'steigt', 'steigst')} aus."
+    if kind == "round_end":
+        if event["reason"] == "empty_hand":
+            return f"Runde vorbei: {w.who(seat)} {w.verb(seat, 'hat', 'hast')} keine Karten mehr."
+        if event["reason"] == "stuck":
+            at = "dir" if seat == me else names[seat]
+            return f"Runde vorbei: Bei {at} passt keine Karte mehr."
+        return "Runde vorbei: Alle sind ausgestiegen."
+    if kind == "score":
+        if not event["points"]:
+            return f"{w.who(seat)} {w.verb(seat, 'zahlt', 'zahlst')} nichts."
+        text = (
+            f"{w.who(seat)} {w.verb(seat, 'bekommt', 'bekommst')} {texts.points(event['points'])}"
+        )
+        if chips_paid:
+            paid = {"black": event["points"] // 10, "white": event["points"] % 10}
+            text += f" ({texts.chips_accusative(paid)})"
+        if event.get("swapped"):
+            text += (
+                f" und {w.verb(seat, 'tauscht', 'tauschst')} zehn weiße Chips gegen einen schwarzen"
+            )
+        return text + "."
+    if kind == "chip_return":
+        if event["chip"] == "white":
+            return f"{w.who(seat)} {w.verb(seat, 'gibt', 'gibst')} einen weißen Chip zurück."
+        if event["chip"] == "black":
+            return (
+                f"{w.who(seat)} {w.verb(seat, 'gibt', 'gibst')} einen schwarzen Chip zurück und "
+                f"{w.verb(seat, 'bekommt', 'bekommst')} neun weiße als Wechselgeld."
+            )
+        return (
+            f"{w.who(seat)} {w.verb(seat, 'hat', 'hast')} keine Chips und "
+            f"{w.verb(seat, 'gibt', 'gibst')} nichts zurück."
+        )
+    if kind == "continue":
+        return f"{w.who(seat)} {w.verb(seat, 'ist', 'bist')} bereit für die nächste Runde."
+    if kind == "leave":
+        return (
+            f"{w.who(seat)} {w.verb(seat, 'verlässt', 'verlässt')} den Raum und "
+            f"{w.verb(seat, 'scheidet', 'scheidest')} aus."
+        )
+    if kind == "game_over":
+        return "Partie vorbei: " + _game_over_sentence(event, w, target)
+    return event.get("text", "")
+
+
+def _game_over_sentence(event: dict, w: _Words, target: int | None) -> str:
+    points = event["points"]
+    if event["reason"] == "target" and target is not None:
+        reached = [s for s, total in enumerate(points) if total >= target]
+        if len(reached) == 1:
+            verb = w.verb(reached[0], "hat", "hast")
+        else:
+            verb = "habt" if w.me in reached else "haben"
+        why = f"{w.many(reached)} {verb} das Ziel von {texts.points(target, dative=True)} erreicht."
+    elif event["reason"] == "abandoned":
+        why = "Es sind zu wenige Spieler übrig."
+    else:
+        why = ""
+    return f"{why} {_winners_sentence(event['winners'], points, w)}".strip()
+
+
+def _winners_sentence(winners: list[int], points: list[int], w: _Words) -> str:
+    if not winners:
+        return "Niemand gewinnt."
+    best = points[winners[0]]
+    score = texts.points(best, dative=True)
+    if len(winners) == 1:
+        return f"{w.who(winners[0])} {w.verb(winners[0], 'gewinnt', 'gewinnst')} mit {score}."
+    return f"{w.many(winners)} {'gewinnt' if w.me in winners else 'gewinnen'} gemeinsam mit je {score}."
+
+
+# --- The table -------------------------------------------------------------------
+
+
+def _draw_reason(view: dict, my_turn: bool) -> str:
+    if not my_turn:
+        return ""
+    if not view["draw_size"]:
+        return "Der Nachziehstapel ist leer."
+    return "Alle anderen sind ausgestiegen – ziehen darfst du nicht mehr."
+
+
+def _waiting_reason(view: dict, me: int, words: _Words) -> str:
+    if view["phase"] != alpaka.PLAY:
+        return "Die Runde ist vorbei."
+    mine = view["seats"][me]
+    if mine["left"]:
+        return "Du hast den Raum verlassen."
+    if mine["quit"]:
+        return "Du bist in dieser Runde ausgestiegen."
+    return f"{words.who(view['turn'])} ist am Zug."
+
+
+def present(
+    view: dict,
+    *,
+    bots: set[int] = frozenset(),
+    hosts: set[int] = frozenset(),
+    remaining: int | None = None,
+    log: list[dict] = (),
+    since: int | None = None,
+    you: str = "Du",
+) -> TableContext:
+    """The table for the seat ``view["seat"]`` (None: a spectator).
+
+    ``remaining``: seconds left for the pending human decision (None: no timer);
+    ``log``: the latest public events as ``{"v": version, "event": …}``, newest
+    last; ``since``: the version the client showed, for announcing what is new.
+    """
+    me = view["seat"]
+    events = [entry["event"] for entry in log]
+    names = view["names"]
+    words = _Words(names, me)
+    phase = view["phase"]
+    turn = view["turn"]
+    legal = view["legal_actions"]
+    playable = {action["card"] for action in legal if action["type"] == "play"}
+    my_turn = me is not None and phase == alpaka.PLAY and turn == me
+
+    seats = []
+    for info in view["seats"]:
+        s = info["seat"]
+        if info["left"]:
+            status = "hat verlassen"
+        elif phase == alpaka.SCORING:
+            status = "bereit" if info["confirmed"] else "schaut die Wertung an"
+        elif phase == alpaka.PLAY and s == turn:
+            status = "überlegt …" if s in bots else "am Zug"
+        elif phase == alpaka.PLAY and info["quit"]:
+            status = "ausgestiegen"
+        else:
+            status = ""
+        seats.append(
+            {
+                "seat": s,
+                "name": you if s == me else info["name"],
+                "is_me": s == me,
+                "is_bot": s in bots,
+                "is_host": s in hosts,
+                "is_dealer": s == view["dealer"] and phase == alpaka.PLAY,
+                "active": phase == alpaka.PLAY and s == turn,
+                "quit": info["quit"] and phase == alpaka.PLAY,
+                "left": info["left"],
+                "confirmed": info["confirmed"],
+                "hand_size": info["hand_size"],
+                "backs": range(min(info["hand_size"], 10)),
+                "chips": chips(info["chips"]),
+                "points": info["points"],
+                "status": status,
+            }
+        )
+    # Opponents clockwise from the viewer's left, as they sit at a real table.
+    opponents = seats[me + 1 :] + seats[:me] if me is not None else seats
+
+    hand = view["hand"]
+    mine = None
+    if me is not None:
+        mine = {
+            **seats[me],
+            "groups": _hand_groups(hand, playable if my_turn else set()),
+            "hand_score": alpaka.hand_score(hand),
+            "can_play": bool(playable) and my_turn,
+        }
+
+    draw_allowed = any(action["type"] == "draw" for action in legal)
+    quit_allowed = any(action["type"] == "quit" for action in legal)
+    actions = {
+        "draw": {
+            "allowed": draw_allowed,
+            "reason": "" if draw_allowed else _draw_reason(view, my_turn),
+        },
+        "quit": {"allowed": quit_allowed, "reason": ""},
+        "continue": any(action["type"] == "continue" for action in legal),
+    }
+    if me is not None and not my_turn and phase == alpaka.PLAY:
+        actions["draw"]["reason"] = actions["quit"]["reason"] = _waiting_reason(view, me, words)
+
+    countdown = None
+    if remaining is not None and phase in (alpaka.PLAY, alpaka.SCORING):
+        waiting_on_me = me is not None and me in view["to_act"]
+        if phase == alpaka.SCORING:
+            label = "Weiter in" if waiting_on_me else "Nächste Runde in"
+        elif waiting_on_me:
+            label = "Deine Zugzeit"
+        else:
+            label = f"Zugzeit von {names[turn]}"
+        seconds = max(0, remaining)
+        countdown = {
+            "seconds": seconds,
+            "text": f"{seconds // 60}:{seconds % 60:02d}",
+            "total": timer_seconds({"phase": phase}),
+            "label": label,
+            "mine": waiting_on_me,
+        }
+
+    news = [
+        describe(entry["event"], me, names, view["target"])
+        for entry in log
+        if since is not None and entry["v"] > since
+    ][-4:]
+    return TableContext(
+        {
+            "phase": phase,
+            "round": view["round"],
+            "variant": view["variant"],
+            "variant_label": VARIANT_LABELS[view["variant"]],
+            "englert": view["variant"] == alpaka.ENGLERT,
+            "target": view["target"],
+            "me": mine,
+            "seats": seats,
+            "opponents": opponents,
+            "spectator": me is None,
+            "my_turn": my_turn,
+            "turn_name": words.who(turn) if turn is not None else "",
+            "bot_thinking": phase == alpaka.PLAY and turn in bots,
+            "discard_top": card(view["discard_top"]) if view["discard_top"] else None,
+            "discard_size": view["discard_size"],
+            "draw_size": view["draw_size"],
+            "actions": actions,
+            "countdown": countdown,
+            "status": _status(view, me, words, my_turn, bool(playable), bots),
+            "score": _score(view, me, words, you) if view["round_result"] else None,
+            "sheet": _sheet(view, me, you),
+            "outcome": _outcome(view, me, words, you, events),
+            "log": [describe(e, me, names, view["target"]) for e in reversed(events)][:LOG_LENGTH],
+            "news": news,
+            "attention": my_turn or actions["continue"],
+            "finished": phase == alpaka.OVER,
+        }
+    )
+
+
+def _status(view, me, words, my_turn, can_play, bots) -> str:
+    phase = view["phase"]
+    if phase == alpaka.OVER:
+        return "Die Partie ist vorbei."
+    if phase == alpaka.SCORING:
+        if me is not None and me in view["to_act"]:
+            return f"Runde {view['round']} ist gewertet. Sieh dir die Wertung an und klicke auf „Weiter“."
+        return f"Runde {view['round']} ist gewertet. Gleich geht es weiter."
+    if my_turn:
+        may_draw = any(action["type"] == "draw" for action in view["legal_actions"])
+        if can_play and may_draw:
+            return "Du bist am Zug: Lege ab, ziehe oder steige aus."
+        if can_play:
+            return "Du bist am Zug: Lege ab oder steige aus."
+        if may_draw:
+            return "Du bist am Zug. Nichts passt – ziehe oder steige aus."
+        return "Du bist am Zug. Nichts passt – du kannst nur aussteigen."
+    turn = view["turn"]
+    if me is not None and view["seats"][me]["quit"]:
+        return f"Du bist ausgestiegen. {words.who(turn)} ist am Zug."
+    if turn in bots:
+        return f"{words.who(turn)} überlegt …"
+    return f"{words.who(turn)} ist am Zug."
+
+
+def _score(view, me, words, you) -> dict:
+    result = view["round_result"]
+    rows = []
+    for row in result["rows"]:
+        s = row["seat"]
+        if not row["in_round"]:
+            continue
+        if row["returned"] == "white":
+            effect = "gibt einen weißen Chip zurück (−1)"
+        elif row["returned"] == "black":
+            effect = "gibt einen schwarzen Chip gegen neun weiße zurück (−1)"
+        elif not row["hand"]:
+            effect = "kein Chip zum Zurückgeben"
+        elif row["points"]:
+            effect = f"+{row['points']}"
+        else:
+            effect = "zahlt nichts"
+        rows.append(
+            {
+                "name": you if s == me else view["names"][s],
+                "is_me": s == me,
+                "hand": [card(code) for code in row["hand"]],
+                "hand_text": "Handkarten: "
+                + (", ".join(CARD_NAMES.get(code, code) for code in row["hand"]) or "keine"),
+                "hand_score": row["hand_score"],
+                "distinct": " + ".join(
+                    str(VALUES[code]) for code in sorted(set(row["hand"]), key=alpaka.CARDS.index)
+                ),
+                "points": row["points"],
+                "effect": effect,
+                "pays": row["points"] > 0,
+                "chips": chips(row["chips"]),
+                "total": row["total"],
+                "confirmed": view["seats"][s]["confirmed"],
+                "left": view["seats"][s]["left"],
+            }
+        )
+    seat = result["seat"]
+    if result["reason"] == "empty_hand":
+        reason = f"{words.who(seat)} {words.verb(seat, 'hat', 'hast')} die letzte Karte abgelegt."
+    elif result["reason"] == "stuck":
+        reason = f"Bei {'dir' if seat == me else view['names'][seat]} passte keine Karte mehr."
+    else:
+        reason = "Alle sind ausgestiegen."
+    waiting = [view["names"][s] if s != me else you for s in view["to_act"]]
+    return {
+        "round": result["round"],
+        "reason": reason,
+        "rows": rows,
+        "waiting": texts.join_names(waiting),
+        "englert": view["variant"] == alpaka.ENGLERT,
+    }
+
+
+def _sheet(view, me, you) -> dict | None:
+    if not view["score_sheet"]:
+        return None
+    names = [you if s == me else name for s, name in enumerate(view["names"])]
+    rounds = []
+    for number, row in enumerate(view["score_sheet"], start=1):
+        cells = []
+        for value in row:
+            if value is None:
+                cells.append("–")
+            elif value > 0:
+                cells.append(f"+{value}")
+            elif value < 0:
+                cells.append("−1")
+            else:
+                cells.append("0")
+        rounds.append({"number": number, "cells": cells})
+    return {
+        "names": names,
+        "rounds": rounds,
+        "totals": [seat["points"] for seat in view["seats"]],
+    }
+
+
+def _outcome(view, me, words, you, events) -> dict | None:
+    result = view["outcome"]
+    if result is None:
+        return None
+    totals = result["points"]
+    remaining = [s for s in range(len(totals)) if not view["seats"][s]["left"]]
+    order = sorted(remaining, key=lambda s: (totals[s], s))
+    standings = []
+    place = 0
+    previous = None
+    for index, s in enumerate(order):
+        if totals[s] != previous:
+            place, previous = index + 1, totals[s]
+        standings.append(
+            {
+                "place": place,
+                "name": you if s == me else view["names"][s],
+                "is_me": s == me,
+                "points": totals[s],
+                "chips": chips(view["seats"][s]["chips"]),
+                "winner": s in result["winners"],
+            }
+        )
+    for s in range(len(totals)):
+        if view["seats"][s]["left"]:
+            standings.append(
+                {
+                    "place": None,
+                    "name": view["names"][s],
+                    "is_me": s == me,
+                    "points": totals[s],
+                    "chips": chips(view["seats"][s]["chips"]),
+                    "winner": False,
+                    "left": True,
+                }
+            )
+    over = next((e for e in reversed(events) if e.get("type") == "game_over"), None)
+    summary = (
+        describe(over, me, view["names"], view["target"]).removeprefix("Partie vorbei: ")
+        if over
+        else _winners_sentence(result["winners"], totals, words)
+    )
+    return {
+        "standings": standings,
+        "summary": summary,
+        "won": me in result["winners"],
+        "abandoned": result["reason"] == "abandoned",
+    }

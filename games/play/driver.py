@@ -1,0 +1,190 @@
+"""The one demo driver: the reader (seat 0) against bots on a private table.
+
+Every game's in-page demo runs here, on the same ``rooms.table.Table`` as the
+online rooms – the same moves, bot steps and deadlines – with the state in
+the visitor's ``DemoGame`` row (``games.demo_service``: locked row, version
+check). There is no turn timer: a reader may stop to look something up in the
+rules. Bots move after their delay (``GameDefinition.bot_delay``) or, for a
+definition without one, when the client asks for the next bot move.
+
+Each ``*_action`` returns a function that ``demo_service.perform`` runs inside
+the locked transaction; it raises ``IllegalAction`` to refuse (nothing is
+stored) and may return a dict for the board (``note``, engine ``events`` …).
+"""
+
+from __future__ import annotations
+
+from games import clock
+from games.engines.base import IllegalAction
+from games.play.definition import GameDefinition
+from rooms import scheduler, services
+from rooms.table import Table
+
+YOU = 0
+READER = "Du"
+BOTS_MOVED = "Die Bots waren inzwischen am Zug – hier ist der aktuelle Stand."
+NOT_BOTS_TURN = "Die Gegner sind gerade nicht am Zug."
+START_FIRST = "Starte zuerst ein Spiel."
+
+
+def default_settings(definition: GameDefinition) -> dict:
+    return {"bots": definition.demo.default_bots, **definition.default_options()}
+
+
+def clean_settings(definition: GameDefinition, data, current: dict) -> dict:
+    """The reader's choice of opponents and rules; ``IllegalAction`` when invalid."""
+    counts = definition.demo.bot_counts
+    wrong = f"Wähle {counts[0]} bis {counts[-1]} Bots."
+    try:
+        bots = int(data.get("bots", current.get("bots", definition.demo.default_bots)))
+    except (TypeError, ValueError):
+        raise IllegalAction(wrong) from None
+    if bots not in counts:
+        raise IllegalAction(wrong)
+    try:
+        options = definition.clean_options(
+            data, current={key: current[key] for key in definition.default_options()}
+        )
+    except (KeyError, ValueError) as error:
+        raise IllegalAction(str(error) if isinstance(error, ValueError) else wrong) from None
+    return {**options, "bots": bots}
+
+
+def bot_seats(row) -> set[int]:
+    return set(range(1, row.settings.get("bots", 0) + 1))
+
+
+def table_of(definition: GameDefinition, row) -> Table:
+    seed = row.state.get("seed", 0) if row.state else 0
+    return Table(
+        definition,
+        row.state,
+        row.version,
+        log=row.log,
+        timers=scheduler.Timers(None, row.bot_due),
+        bots=bot_seats(row),
+        key=f"demo:{seed}",
+        timed=False,
+    )
+
+
+def store(row, table: Table) -> None:
+    row.state, row.version, row.log = table.state, table.version, table.log
+    row.bot_due = table.timers.bot_due
+
+
+def _deal(definition: GameDefinition, row) -> None:
+    settings = row.settings
+    names = [READER, *definition.bot_names[: settings["bots"]]]
+    options = {key: settings[key] for key in definition.default_options()}
+    if definition.demo.next_game:
+        options.update(definition.demo.next_game(row))
+    table = table_of(definition, row)
+    table.bots = bot_seats(row)
+    table.deal(services.new_seed(), names, options, clock.now())
+    table.key = f"demo:{table.state.get('seed', 0)}"
+    store(row, table)
+
+
+def creator(definition: GameDefinition):
+    """The row a first-time visitor gets: the setup form, or a game dealt at once."""
+
+    def create():
+        from games.models import DemoGame
+
+        row = DemoGame(settings=default_settings(definition), profile=dict(definition.demo.profile))
+        if definition.demo.setup:
+            return None, row.profile, {"settings": row.settings}
+        _deal(definition, row)
+        # The first game of a new row is game number one, shown at version 0.
+        row.log = [{**entry, "v": 0} for entry in row.log]
+        return (
+            row.state,
+            row.profile,
+            {"settings": row.settings, "log": row.log, "bot_due": row.bot_due},
+        )
+
+    return create
+
+
+# --- Actions (run by demo_service.perform in the locked transaction) -------------------------
+
+
+def start_action(definition: GameDefinition, data):
+    def action(row):
+        row.settings = clean_settings(
+            definition, data, row.settings or default_settings(definition)
+        )
+        _deal(definition, row)
+
+    return action
+
+
+def _advance(definition: GameDefinition, row, *, force_bot: bool = False) -> int:
+    if row.state is None:
+        return 0
+    table = table_of(definition, row)
+    steps = table.advance(clock.now(), force_bot=force_bot)
+    store(row, table)
+    return steps
+
+
+def act_action(definition: GameDefinition, data):
+    def action(row):
+        if definition.bot_delay is not None and _advance(definition, row):
+            return {"note": BOTS_MOVED}
+        if row.state is None:
+            raise IllegalAction(START_FIRST)
+        parsed = definition.parse_action(data)
+        if parsed is None:
+            raise IllegalAction("Unbekannte Aktion.")
+        table = table_of(definition, row)
+        events = table.act(YOU, parsed, clock.now())
+        store(row, table)
+        return {"events": events}
+
+    return action
+
+
+def bot_action(definition: GameDefinition):
+    """The client asks for the next bot move (definitions without a bot delay)."""
+
+    def action(row):
+        seen = row.version
+        if not _advance(definition, row, force_bot=True):
+            raise IllegalAction(NOT_BOTS_TURN)
+        return {"events": [entry["event"] for entry in row.log if entry["v"] > seen]}
+
+    return action
+
+
+def poll_action(definition: GameDefinition):
+    def action(row):
+        _advance(definition, row)
+
+    return action
+
+
+def due(definition: GameDefinition, row) -> bool:
+    """A scheduled bot move fell due (the page should show it)."""
+    return (
+        definition.bot_delay is not None
+        and row.state is not None
+        and row.bot_due is not None
+        and row.bot_due <= clock.now()
+    )
+
+
+def new_action(definition: GameDefinition):
+    """„Neues Spiel“: back to the setup form, or the next game dealt at once."""
+
+    def action(row):
+        if definition.demo.setup:
+            row.state, row.log, row.bot_due = None, [], None
+            row.version += 1
+            return {}
+        row.profile = {**row.profile, "games": row.profile.get("games", 1) + 1}
+        _deal(definition, row)
+        return {"dealt": True}
+
+    return action

@@ -1,0 +1,1 @@
+"""Kätzchen-Angeln's play package: definition, demo board, statistics, templates."""

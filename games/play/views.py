@@ -1,0 +1,252 @@
+"""The demo driver's pages and requests, the same for every game.
+
+``demo_context`` fills the demo region on the game page and the full-screen
+page; the request views change the visitor's row through ``demo_service`` and
+answer htmx with the demo's partial, everything else with a redirect back to
+the page (the note then travels as a Django message, like in rooms).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from games import demo_service
+from games.play import definition as registry
+from games.play import driver
+from games.play.board import generic_board
+from games.visitors import visitor_id
+
+STALE = "Das Spiel hat sich inzwischen geändert – hier ist der aktuelle Stand."
+
+
+def return_path(request, game_slug: str) -> str:
+    """Where a demo action redirects without JavaScript: the page it was sent from
+    (game page or full-screen page) if it is a local path, else the full-screen page."""
+    back = request.POST.get("zurueck") or request.GET.get("zurueck") or ""
+    if back.startswith("/") and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return back
+    return reverse("games:demo", kwargs={"slug": game_slug})
+
+
+def expected_version(request) -> int:
+    """The state version a demo request names; a request without one never applies."""
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return -1
+
+
+def _definition(slug: str):
+    definition = registry.for_slug(slug)
+    if definition is None or definition.demo is None:
+        raise Http404("Für dieses Spiel gibt es keine Demo.")
+    return definition
+
+
+def urls(definition) -> dict:
+    slug = {"slug": definition.slug}
+    result = {
+        name: reverse(f"games:demo_{name}", kwargs=slug)
+        for name in ("start", "act", "bot", "poll", "new")
+    }
+    result.update(
+        {
+            name: reverse("games:demo_extra", kwargs={**slug, "name": name})
+            for name in definition.demo.extras
+        }
+    )
+    if definition.rooms:
+        result["create_room"] = reverse("rooms:create", kwargs=slug)
+    return result
+
+
+def board(definition, row, **context) -> dict:
+    build = definition.demo.board or generic_board
+    return build(definition, row, urls=urls(definition), **context)
+
+
+def _notes(request) -> str:
+    """Notes of a no-JavaScript request, shown once in the demo after the redirect."""
+    return " ".join(str(note) for note in messages.get_messages(request))
+
+
+def demo_context(request, definition) -> dict:
+    """The demo region of the game page and the full-screen page."""
+    visitor = visitor_id(request)
+    create = driver.creator(definition)
+    row = demo_service.saved_row(request, definition.key)
+    if row is not None and driver.due(definition, row):
+        row = demo_service.perform(
+            visitor,
+            definition.key,
+            driver.poll_action(definition),
+            create=create,
+            expected_version=None,
+            bump_version=False,
+        ).row
+    if row is None:
+        row = demo_service.unsaved(visitor, definition.key, create)
+    return board(definition, row, back=request.path, note=_notes(request))
+
+
+def _perform(request, definition, action, expected):
+    return demo_service.perform(
+        visitor_id(request),
+        definition.key,
+        action,
+        create=driver.creator(definition),
+        expected_version=expected,
+        bump_version=False,
+    )
+
+
+def _respond(request, definition, outcome, *, since=None, show_refusal=True, status=200):
+    note = outcome.error if show_refusal else ""
+    result = outcome.result if isinstance(outcome.result, dict) else {}
+    note = note or result.get("note", "")
+    back = return_path(request, definition.slug)
+    if request.htmx:
+        if status == 204:
+            return HttpResponse(status=204)
+        context = {
+            "demo": board(
+                definition,
+                outcome.row,
+                back=back,
+                note=note,
+                result=result,
+                since=since,
+                stale=outcome.stale,
+            )
+        }
+        response = render(request, f"{definition.demo.template}#{definition.demo.partial}", context)
+    else:
+        if outcome.stale and show_refusal:
+            note = note or STALE
+        if note:
+            level = messages.WARNING if outcome.error or outcome.stale else messages.INFO
+            messages.add_message(request, level, note)
+        response = redirect(f"{back}#{definition.demo.anchor or definition.key + '-demo'}")
+    patch_cache_control(response, no_store=True)
+    return response
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def start(request, slug):
+    definition = _definition(slug)
+    expected = expected_version(request)
+    outcome = _perform(request, definition, driver.start_action(definition, request.POST), expected)
+    return _respond(request, definition, outcome, since=expected)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def act(request, slug):
+    definition = _definition(slug)
+    expected = expected_version(request)
+    outcome = _perform(request, definition, driver.act_action(definition, request.POST), expected)
+    return _respond(request, definition, outcome, since=expected)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def bot(request, slug):
+    """The next bot move, asked for by the client (it is refused silently when out of step)."""
+    definition = _definition(slug)
+    expected = expected_version(request)
+    outcome = _perform(request, definition, driver.bot_action(definition), expected)
+    return _respond(request, definition, outcome, since=expected, show_refusal=False)
+
+
+def _confirm_page(request, definition, kind: str, template: str):
+    """The no-JavaScript confirmation step (with JavaScript a <dialog> asks)."""
+    row = demo_service.saved_row(request, definition.key)
+    row = row or demo_service.unsaved(
+        visitor_id(request), definition.key, driver.creator(definition)
+    )
+    context = {
+        "demo": board(definition, row, back=return_path(request, definition.slug)),
+        "kind": kind,
+        "game_definition": definition,
+    }
+    return render(request, template, context)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def new(request, slug):
+    definition = _definition(slug)
+    if request.method == "GET":
+        if not definition.demo.confirm_new:
+            raise Http404("Nichts zu bestätigen.")
+        return _confirm_page(request, definition, "new", definition.demo.confirm_new)
+    # Back to the setup form is the same however often it is asked; a new deal is not.
+    expected = None if definition.demo.setup else expected_version(request)
+    outcome = _perform(request, definition, driver.new_action(definition), expected)
+    return _respond(request, definition, outcome)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def extra(request, slug, name):
+    definition = _definition(slug)
+    spec = definition.demo.extras.get(name)
+    if spec is None:
+        raise Http404("Unbekannte Aktion.")
+    if request.method == "GET":
+        if not spec.confirm:
+            return HttpResponse(status=405, headers={"Allow": "POST"})
+        return _confirm_page(request, definition, name, spec.confirm)
+    expected = expected_version(request) if spec.versioned else None
+
+    def action(row):
+        return spec.run(row, request.POST)
+
+    outcome = _perform(request, definition, action, expected)
+    return _respond(request, definition, outcome, status=spec.htmx_status)
+
+
+@require_safe
+def poll(request, slug):
+    """Asked only while a bot's move is due: 204 until it is, then the new table."""
+    definition = _definition(slug)
+    try:
+        since = int(request.GET.get("v", ""))
+    except ValueError:
+        since = None
+    visitor = visitor_id(request)
+    row = demo_service.saved_row(request, definition.key)
+    if row is not None and row.version == since and not driver.due(definition, row):
+        response = HttpResponse(status=204)
+        patch_cache_control(response, no_store=True)
+        return response
+    create = driver.creator(definition)
+    if row is None:
+        row = demo_service.unsaved(visitor, definition.key, create)
+    else:
+        row = demo_service.perform(
+            visitor,
+            definition.key,
+            driver.poll_action(definition),
+            create=create,
+            expected_version=None,
+            bump_version=False,
+        ).row
+    back = return_path(request, definition.slug)
+    context = {"demo": board(definition, row, back=back, since=since)}
+    response = render(request, f"{definition.demo.template}#{definition.demo.partial}", context)
+    patch_cache_control(response, no_store=True)
+    return response
