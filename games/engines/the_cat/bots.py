@@ -126,9 +126,14 @@ def bot_action(view: dict, rng: random.Random) -> dict | None:
         return {"type": "continue"} if view["legal_actions"] else None
     if phase != "play" or not view["legal_actions"]:
         return None
-    stacks = [list(stack) if stack is not None else None for stack in view["remembered"]]
     middle = view["middle"]
     held = view["held"]
+    remembered = view.get("remembered")
+    if remembered is None:  # a plain ``view``: only the stack in hand is known
+        remembered = [None] * view["my_stacks"]
+        if held is not None:
+            remembered[held] = view["hand"]
+    stacks = [list(stack) if stack is not None else None for stack in remembered]
     finished = [stack is not None and is_finished(stack) for stack in stacks]
     if all(finished):
         return dict(STOP)
