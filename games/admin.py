@@ -1,7 +1,9 @@
+from django import forms
 from django.contrib import admin
 from reversion.admin import VersionAdmin
 
 from games.models import Edition, Game, Mechanic, Person, Publisher
+from games.play import definition as registry
 
 
 class SortableInlineMixin:
@@ -23,6 +25,17 @@ class EditionInline(SortableInlineMixin, admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(VersionAdmin):
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if db_field.name == "demo_engine":
+            # The registered games, not model choices: a new game needs no migration.
+            return forms.TypedChoiceField(
+                label=db_field.verbose_name,
+                choices=registry.key_choices,
+                required=False,
+                help_text=db_field.help_text,
+            )
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
     list_display = [
         "title", "players_label", "min_age", "duration_minutes", "complexity", "year",
         "demo_engine", "is_published", "updated_at",

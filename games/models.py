@@ -1,3 +1,4 @@
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -162,6 +163,13 @@ class Game(models.Model):
     def has_demo(self):
         return bool(self.demo_engine)
 
+    def clean(self):
+        super().clean()
+        from games.play import definition as registry  # the registry fills at start-up
+
+        if self.demo_engine and registry.get(self.demo_engine) is None:
+            raise ValidationError({"demo_engine": "Für diesen Schlüssel gibt es kein Spiel."})
+
 
 class Edition(models.Model):
     game = models.ForeignKey(
@@ -231,7 +239,7 @@ class DemoGame(models.Model):
 class EngineStatistics(models.Model):
     """Figures from simulating many random deals with an engine, for the article.
 
-    Written by a management command (e.g. `simulate_kaetzchen`), read by the
+    Written by a game's management command (e.g. `simulate_<game>`), read by the
     game page, so the article quotes numbers from data, not typed by hand.
     """
 

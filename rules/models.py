@@ -94,7 +94,7 @@ class Section(models.Model):
         "Abbildung (statische Datei)",
         max_length=200,
         blank=True,
-        help_text="Pfad unter static/, z. B. „img/aufbau/alpaka.svg“.",
+        help_text="Pfad unter static/, z. B. „img/aufbau/spielname.svg“.",
     )
     figure_alt = models.TextField(
         "Textalternative der Abbildung",

@@ -364,7 +364,7 @@ def calculate(
 
 
 # ---------------------------------------------------------------------------------------------
-# The finder's selection in the URL: ?spiele=the-cat,alpaka*2,katz-und-maus~7
+# The finder's selection in the URL: ?spiele=spiel-a,spiel-b*2,spiel-c~7
 #   slug            one copy of the game's main edition
 #   slug*N          N copies (1 … MAX_COPIES)
 #   slug~ID         the cards of edition ID of that game

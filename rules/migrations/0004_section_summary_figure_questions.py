@@ -48,7 +48,7 @@ class Migration(migrations.Migration):
             name="figure",
             field=models.CharField(
                 blank=True,
-                help_text="Pfad unter static/, z. B. „img/aufbau/alpaka.svg“.",
+                help_text="Pfad unter static/, z. B. „img/aufbau/spielname.svg“.",
                 max_length=200,
                 verbose_name="Abbildung (statische Datei)",
             ),

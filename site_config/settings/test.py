@@ -7,3 +7,7 @@ MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend
 # Django's test client logs in without a request, which the axes backend refuses;
 # tests that check the throttling switch it on with the `settings` fixture.
 AXES_ENABLED = False
+
+# A tiny game that exists only in tests: it proves that a new game needs its own
+# package and this one registration, and no change to shared code.
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.takeaway"]  # noqa: F405
