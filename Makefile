@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run setup content test test-suite lint browser bench clean
+.PHONY: run setup content test test-suite test-db lint browser bench clean
 
 # First Python >= 3.12 found: pyenv's for .python-version, then python3.13/3.12, then python3.
 define find_python
@@ -53,8 +53,16 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# Unit and view tests on both cores (pytest-xdist); browser tests after them in one process.
 test-suite: setup browser
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest $(PYTEST_ARGS)
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 -m "not browser" $(PYTEST_ARGS)
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m browser $(PYTEST_ARGS)
+
+# The tests that touch the database (CI runs them again on PostgreSQL): no pure engine
+# tests and no long property tests – those ran once already.
+test-db: setup browser
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 -m "not browser and not slow" --ignore=tests/engines $(PYTEST_ARGS)
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m browser $(PYTEST_ARGS)
 
 test: lint test-suite
 

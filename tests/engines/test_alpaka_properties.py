@@ -33,6 +33,8 @@ from games.engines.alpaka import (
 )
 from games.engines.alpaka.rules import hand_score, sort_cards
 
+pytestmark = pytest.mark.slow  # long property runs: once in CI, not again on PostgreSQL
+
 FULL_DECK = Counter({card: 8 for card in CARDS})
 MAX_STEPS = 20_000  # far beyond any real game; reaching it means the game hangs
 POLICIES = {"bot": bot_action, "random": random_action}

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engines import kaetzchen as k
+
+pytestmark = pytest.mark.slow  # long property runs: once in CI, not again on PostgreSQL
 
 FLIP = {"type": "flip"}
 
