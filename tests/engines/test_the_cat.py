@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -521,3 +522,47 @@ def test_a_human_action_first_lets_the_bots_catch_up():
     # Time never runs backwards: an older "now" acts at the state's time.
     state, events = tc.apply(state, 0, {"type": "put_back"}, now=1.0)
     assert events[-1]["at"] == 5.0
+
+
+def test_a_whole_game_with_one_human_and_bots_reaches_the_target():
+    options = {"bots": {"1": "flink", "2": "flink"}, "target": 12}
+    state = tc.new_game(31, 3, options, now=0.0)
+    rng = random.Random(31)
+    for _ in range(3000):
+        if tc.outcome(state):
+            break
+        now = state["now"] + 1.5
+        # The human plays like a (slow) bot and confirms every reveal.
+        action = tc.bot_action(tc.bot_view(state, 0), rng)
+        if action is None:
+            state, _ = tc.advance(state, now)
+            continue
+        try:
+            state, _ = tc.apply(state, 0, action, now=now)
+        except IllegalAction:
+            # The bots moved first (the card is gone, or the round ended):
+            # the server still lets their steps happen.
+            state, _ = tc.advance(state, now)
+    result = tc.outcome(state)
+    assert result and result["reason"] == "target" and max(result["points"]) >= 12
+    best = max(result["points"])
+    assert result["winners"] == [s for s in range(3) if result["points"][s] == best]
+    assert [sum(row[s] for row in state["score_sheet"]) for s in range(3)] == result["points"]
+    assert tc.next_due(state) is None and tc.to_act(state) == []
+    with pytest.raises(IllegalAction, match="vorbei"):
+        tc.apply(state, 0, {"type": "stop"})
+
+
+def test_try_apply_keeps_the_bot_steps_when_the_click_comes_too_late():
+    state = tc.new_game(13, 2, {"bots": {"1": "flink"}}, now=0.0)
+    state, _ = tc.apply(state, 0, {"type": "take", "stack": 0}, now=0.1)
+    # Find the first bot swap and name its card a moment too late.
+    later, events = tc.advance(state, 120.0)
+    swap = next(e for e in events if e["type"] == "swap" and e["seat"] == 1)
+    late = {"type": "swap", "give": state["stacks"][0][0][0], "want": swap["took"]}
+    new, events, refused = tc.try_apply(state, 0, late, now=swap["at"] + 0.01)
+    assert refused == tc.TOO_LATE
+    assert events[-1] == swap and new["now"] == swap["at"] + 0.01
+    assert new["stacks"][0] == state["stacks"][0]
+    new, events, refused = tc.try_apply(new, 0, {"type": "put_back"}, now=swap["at"] + 0.02)
+    assert refused is None and events[-1]["type"] == "put_back"

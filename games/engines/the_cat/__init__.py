@@ -50,6 +50,7 @@ from .engine import (
     replay,
     timeout,
     to_act,
+    try_apply,
     view,
 )
 from .rules import (
@@ -110,5 +111,6 @@ __all__ = [
     "stacks_per_player",
     "timeout",
     "to_act",
+    "try_apply",
     "view",
 ]

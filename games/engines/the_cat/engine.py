@@ -446,6 +446,27 @@ def apply(
     return new, events
 
 
+def try_apply(
+    state: dict, seat: int, action: dict, now: float | None = None
+) -> tuple[dict, list[dict], str | None]:
+    """Like ``apply``, but a refused action still lets the bots' steps up to
+    ``now`` happen: returns ``(new_state, events, None)``, or ``(advanced_state,
+    bot_events, German message)`` when the action was refused. What a server
+    wants for a click that arrives after a bot took the card."""
+    _check_seat(state, seat)
+    new = _clone(state)
+    events: list[dict] = []
+    _advance(new, now, events)
+    try:
+        _check(new, seat, action)
+    except IllegalAction as refused:
+        return new, events, str(refused)
+    _act(new, seat, action, events)
+    if new["phase"] == PLAY and not _is_bot(new, seat):
+        _note_progress(new, seat)
+    return new, events, None
+
+
 def _check_seat(state: dict, seat: int) -> None:
     if not isinstance(seat, int) or not 0 <= seat < state["players"]:
         raise IllegalAction("Diesen Platz gibt es nicht.")
