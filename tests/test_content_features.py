@@ -82,8 +82,10 @@ def test_every_article_has_four_to_eight_frequent_questions_with_the_rule(slug):
     for question in questions:
         assert question["title"].endswith("?"), question["title"]
         assert "Regel:" in question["body"], question["title"]
-    if slug == "the-cat":  # the only game with a rulebook: every answer cites its page
-        assert all(q.get("pages", "").startswith("S. ") for q in questions)
+    if slug == "the-cat":  # the only game with a rulebook: cite its page or say it is silent
+        for question in questions:
+            cited = question.get("pages", "").startswith("S. ")
+            assert cited or "Spielregel" in question["body"], question["title"]
 
 
 # Form of address: „du“ throughout. „ihr“ here is the plural address (also the
