@@ -46,7 +46,7 @@ MIDDLEWARE = [
     "games.visitors.VisitorCookieMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
-    # Before the session and user are loaded: a NUL byte never reaches a query.
+    # Session and user load lazily, so no query has run yet: a NUL byte never reaches one.
     "site_config.middleware.RejectNulMiddleware",
     "site_config.middleware.GermanErrorBodiesMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
