@@ -26,7 +26,7 @@ SIZES = ["41x63", "44x68", "56x87", "57.5x89", "59x92", "63.5x88", "65x100", "70
 
 
 def bench_pure(rounds: int) -> None:
-    from sleeves.services import MAX_COPIES, MAX_GAMES, CardGroup, Offer, Size, calculate
+    from sleeves.calculation import MAX_COPIES, MAX_GAMES, CardGroup, Offer, Size, calculate
 
     sizes = [Size.parse(text) for text in SIZES]
     groups = [
@@ -72,8 +72,8 @@ def bench_requests(count: int) -> None:
     from django.test.utils import CaptureQueriesContext
 
     from games.models import Game
+    from sleeves.calculation import MAX_COPIES, Size
     from sleeves.models import Brand, CardFormat, CardSize, SleeveProduct
-    from sleeves.services import MAX_COPIES, Size
 
     try:
         call_command("migrate", verbosity=0)

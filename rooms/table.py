@@ -80,7 +80,8 @@ class Table:
         """
         if self.state is None or self.definition.outcome(self.state) is not None:
             return 0
-        if force_bot and self.timers.bot_due is not None and self.timers.bot_due > now:
+        waiting_bot = any(seat in self.bots for seat in self.definition.to_act(self.state))
+        if force_bot and waiting_bot:
             self.timers = scheduler.Timers(self.timers.deadline, now)
         if not self.timers.overdue(now):
             return 0

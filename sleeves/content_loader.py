@@ -17,8 +17,8 @@ from pathlib import Path
 from django.db import transaction
 
 from games.models import Edition, Game
+from sleeves.calculation import Size
 from sleeves.models import Brand, CardFormat, CardSize, ShippedRecord, SleeveProduct
-from sleeves.services import Size
 
 CONTENT_DIR = Path(__file__).resolve().parent / "content"
 

@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from games.models import Edition, Game
-from sleeves.services import DEFAULT_TOLERANCE_MM, Size
+from sleeves.calculation import DEFAULT_TOLERANCE_MM, Size
 
 
 def _millimetres(label: str, **extra) -> models.DecimalField:

@@ -1,4 +1,4 @@
-"""Loads card formats and sleeve products and feeds them to `sleeves.services`.
+"""Loads card formats and sleeve products and feeds them to `sleeves.calculation`.
 
 Query budget (fixed, independent of how many formats and products exist):
 - `box_for(game)`: 1 query for the formats; 2 more (settings, products) only when the
@@ -17,9 +17,9 @@ from django.db.models import Exists, OuterRef
 from django.urls import reverse
 
 from games.models import Edition, Game
-from sleeves import services
+from sleeves import calculation as fitting
+from sleeves.calculation import Calculation, CardGroup, Offer, Pick, Selection
 from sleeves.models import CardFormat, SleeveProduct, SleeveSettings
-from sleeves.services import Calculation, CardGroup, Offer, Pick, Selection
 
 
 def load_offers() -> list[Offer]:
@@ -177,7 +177,7 @@ def box_for(game: Game) -> GameBox | None:
     tolerance_mm = tolerance()
     offers = load_offers()
     parts = [
-        BoxPart(variant, services.calculate(variant.groups(), offers, tolerance_mm))
+        BoxPart(variant, fitting.calculate(variant.groups(), offers, tolerance_mm))
         for variant in variants_of(game, formats)
     ]
     return GameBox(game, parts, tolerance_mm)
@@ -247,14 +247,14 @@ def finder_for(selection: Selection, user, include_expansions: bool = False) -> 
         if variant is not None:
             groups.extend(variant.groups(copies=pick.copies))
     has_sizes = any(group.size for group in groups)
-    calculation = services.calculate(
+    calculation = fitting.calculate(
         groups,
         load_offers() if has_sizes else [],
         tolerance(),
         include_expansions=include_expansions,
     )
     return FinderResult(
-        selection, rows, calculation, include_expansions, services.cap_notes(problems)
+        selection, rows, calculation, include_expansions, fitting.cap_notes(problems)
     )
 
 

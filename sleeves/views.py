@@ -6,8 +6,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from sleeves.calculation import MAX_COPIES, MAX_GAMES, Selection, parse_selection
 from sleeves.selectors import finder_for, search_games
-from sleeves.services import MAX_COPIES, MAX_GAMES, Selection, parse_selection
 
 SEARCH_LIMIT = 12
 

@@ -45,7 +45,7 @@ def generic_board(
     if row.state is not None:
         table = definition.present(
             definition.view(row.state, driver.YOU),
-            bots=driver.bot_seats(row),
+            bots=driver.bot_seats(row, definition),
             log=row.log,
             since=since,
         )

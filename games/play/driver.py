@@ -50,8 +50,10 @@ def clean_settings(definition: GameDefinition, data, current: dict) -> dict:
     return {**options, "bots": bots}
 
 
-def bot_seats(row) -> set[int]:
-    return set(range(1, row.settings.get("bots", 0) + 1))
+def bot_seats(row, definition: GameDefinition | None = None) -> set[int]:
+    """Seats 1 … n; a row without settings has the definition's default opponents."""
+    default = definition.demo.default_bots if definition else 0
+    return set(range(1, (row.settings or {}).get("bots", default) + 1))
 
 
 def table_of(definition: GameDefinition, row) -> Table:
@@ -62,7 +64,7 @@ def table_of(definition: GameDefinition, row) -> Table:
         row.version,
         log=row.log,
         timers=scheduler.Timers(None, row.bot_due),
-        bots=bot_seats(row),
+        bots=bot_seats(row, definition),
         key=f"demo:{seed}",
         timed=False,
     )
@@ -80,7 +82,6 @@ def _deal(definition: GameDefinition, row) -> None:
     if definition.demo.next_game:
         options.update(definition.demo.next_game(row))
     table = table_of(definition, row)
-    table.bots = bot_seats(row)
     table.deal(services.new_seed(), names, options, clock.now())
     table.key = f"demo:{table.state.get('seed', 0)}"
     store(row, table)

@@ -130,6 +130,8 @@ def _respond(request, definition, outcome, *, since=None, show_refusal=True, sta
             )
         }
         response = render(request, f"{definition.demo.template}#{definition.demo.partial}", context)
+        # rooms.js never swaps an older table over a newer one (the same guard as rooms).
+        response["X-Room-Version"] = str(outcome.row.version)
     else:
         if outcome.stale and show_refusal:
             note = note or STALE
@@ -248,5 +250,6 @@ def poll(request, slug):
     back = return_path(request, definition.slug)
     context = {"demo": board(definition, row, back=back, since=since)}
     response = render(request, f"{definition.demo.template}#{definition.demo.partial}", context)
+    response["X-Room-Version"] = str(row.version)
     patch_cache_control(response, no_store=True)
     return response

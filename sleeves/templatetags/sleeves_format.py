@@ -2,7 +2,7 @@ from decimal import Decimal
 
 from django import template
 
-from sleeves.services import format_mm
+from sleeves.calculation import format_mm
 
 register = template.Library()
 

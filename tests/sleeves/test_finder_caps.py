@@ -2,7 +2,7 @@
 
 import pytest
 
-from sleeves.services import MAX_ENTRIES, MAX_NOTES, parse_selection
+from sleeves.calculation import MAX_ENTRIES, MAX_NOTES, parse_selection
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sleeves.services import (
+from sleeves.calculation import (
     MAX_COPIES,
     MAX_GAMES,
     CardGroup,
