@@ -88,6 +88,11 @@ class Game(models.Model):
     players_min = models.PositiveSmallIntegerField("Spieler min.")
     players_max = models.PositiveSmallIntegerField("Spieler max.")
     min_age = models.PositiveSmallIntegerField("Alter ab")
+    min_age_estimated = models.BooleanField(
+        "Alter von uns geschätzt",
+        default=False,
+        help_text="Keine Angabe von Verlag oder Quelle: Die Seite nennt das Alter als unsere Einschätzung.",
+    )
     duration_minutes = models.PositiveSmallIntegerField("Dauer (Minuten)")
     year = models.PositiveSmallIntegerField("Erscheinungsjahr", null=True, blank=True)
     is_traditional = models.BooleanField(

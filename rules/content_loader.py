@@ -21,7 +21,7 @@ CONTENT_DIR = Path(__file__).resolve().parent / "content"
 GAME_FIELDS = (
     "title", "original_title", "short_description", "lead", "players_min", "players_max",
     "min_age", "duration_minutes", "year", "card_count", "article_number", "demo_engine",
-    "audience", "good_to_know", "is_traditional",
+    "audience", "good_to_know", "is_traditional", "min_age_estimated",
 )  # fmt: skip
 ARTICLE_FIELDS = (
     "rulebook_title", "rulebook_publisher", "rulebook_version", "rulebook_year",

@@ -350,3 +350,12 @@ def test_turn_summary_is_printed():
     hidden = re.search(r"\{ display: none !important; \}", print_rules)
     hidden_selectors = print_rules[: hidden.start()] if hidden else ""
     assert "turn-summary" not in hidden_selectors and "rules-figure" not in hidden_selectors
+
+
+@pytest.mark.django_db
+def test_age_shown_as_our_estimate_where_it_is_one(client, content):
+    kitten = client.get("/spiele/kaetzchen-angeln/").content.decode()
+    assert "ab 4 Jahren (unsere Einschätzung)" in kitten
+    assert "(unsere Einschätzung)" not in client.get("/spiele/alpaka/").content.decode()
+    catalogue = client.get("/").content.decode()
+    assert "ab 4 (geschätzt)" in catalogue and "ab 8 (geschätzt)" not in catalogue

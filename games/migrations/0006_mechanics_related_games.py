@@ -28,6 +28,15 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name="game",
+            name="min_age_estimated",
+            field=models.BooleanField(
+                default=False,
+                help_text="Keine Angabe von Verlag oder Quelle: Die Seite nennt das Alter als unsere Einschätzung.",
+                verbose_name="Alter von uns geschätzt",
+            ),
+        ),
+        migrations.AddField(
+            model_name="game",
             name="mechanics",
             field=models.ManyToManyField(
                 blank=True, related_name="games", to="games.mechanic", verbose_name="Mechaniken"
