@@ -76,7 +76,8 @@ def store(row, table: Table) -> None:
 
 
 def _deal(definition: GameDefinition, row) -> None:
-    settings = row.settings
+    # Rows stored before the demo had settings play with the defaults.
+    settings = row.settings = {**default_settings(definition), **(row.settings or {})}
     names = [READER, *definition.bot_names[: settings["bots"]]]
     options = {key: settings[key] for key in definition.default_options()}
     if definition.demo.next_game:
