@@ -172,6 +172,16 @@ def test_engine_lone_player_may_play_or_quit_but_not_draw():
     assert kinds == {"play", "quit"} and state["draw_pile"]
 
 
+def test_engine_allows_drawing_or_quitting_although_a_card_fits():
+    # The first two Alpaka FAQs.
+    state = _table()
+    state["hands"] = [["4", "5"], ["2"], ["1"]]
+    state["discard"] = ["4"]
+    state["turn"] = 0
+    kinds = [a["type"] for a in alpaka.legal_actions(state, 0)]
+    assert "play" in kinds and "draw" in kinds and "quit" in kinds
+
+
 def test_engine_last_remaining_player_wins_whatever_the_points():
     state = alpaka.new_game(3, 2, {})
     state["chips"] = [alpaka.chips_for(35), alpaka.chips_for(2)]
