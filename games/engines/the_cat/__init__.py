@@ -1,8 +1,12 @@
 """The Cat: a real-time swapping game for 2–4 players (rules: seed 004).
 
-Everyone plays at once; time is an input (see ``engine``: ``advance``,
-``next_due``, and ``apply(..., now=...)``). The engine follows
-``games.engines.base`` otherwise; ``bots`` holds the bot speeds and strategy.
+Everyone plays at once; time is an input (see ``engine``): the site calls
+``advance(state, now)`` when ``next_due(state)`` comes, ``apply(state, seat,
+action, now=...)`` for a click (bots first act up to ``now``), or
+``try_apply`` to keep the bots' steps even when the click is refused (a card
+taken a moment ago: ``TOO_LATE``). The engine follows ``games.engines.base``
+otherwise; ``bots`` holds the bot speeds and strategy, ``arranged`` builds a
+fixed position for tests and the article's examples.
 
 Decisions where the rulebook is silent (the article's „Varianten und
 Festlegungen“ says the same):
