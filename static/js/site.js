@@ -80,6 +80,10 @@
   document.addEventListener("htmx:responseError", showError);
   document.addEventListener("htmx:sendError", showError);
   document.addEventListener("htmx:beforeRequest", clearError);
+  // An old message must not come back with the page on Back.
+  document.addEventListener("htmx:beforeHistorySave", function () {
+    document.querySelectorAll(".request-error").forEach(function (slot) { slot.remove(); });
+  });
 
   function restoreFromUrl() {
     var params = new URLSearchParams(window.location.search);
