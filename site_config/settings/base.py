@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     # The games: one play package each (games/play/<key>/); listing it registers the game.
     "games.play.kaetzchen",
     "games.play.alpaka",
+    "games.play.the_cat",
 ]
 
 MIDDLEWARE = [

@@ -33,6 +33,7 @@ from games.engines.alpaka import (
     view,
 )
 from games.engines.alpaka.rules import sort_cards
+from games.play.alpaka.presenter import describe
 
 NAMES = ["Anna", "Ben", "Carla", "Dora", "Emil", "Fritz"]
 PLAY = {"type": "play"}
@@ -89,8 +90,13 @@ def run(state: dict, *moves: tuple[int, dict]) -> tuple[dict, list[dict]]:
     return state, events
 
 
+def text(event: dict, target: int = 40) -> str:
+    """An event as the presenter words it for a spectator (the engine emits codes only)."""
+    return describe(event, None, NAMES, target, chips_paid=True)
+
+
 def texts(events: list[dict]) -> list[str]:
-    return [event["text"] for event in events]
+    return [text(event) for event in events]
 
 
 def row(state: dict, seat: int) -> dict:
@@ -226,8 +232,8 @@ def test_dealer_rotates_and_the_seat_left_of_the_dealer_starts():
         state, events = force_continue(state)
     assert seen == [(1, 0, 1), (2, 1, 2), (3, 2, 0), (4, 0, 1)]
     assert events[-1]["type"] == "deal"
-    assert events[-1]["text"].startswith("Runde 5: Ben gibt, offen liegt ")
-    assert events[-1]["text"].endswith(". Carla beginnt.")
+    assert text(events[-1]).startswith("Runde 5: Ben gibt, offen liegt ")
+    assert text(events[-1]).endswith(". Carla beginnt.")
 
 
 def test_each_round_is_freshly_shuffled_with_all_56_cards():
@@ -268,7 +274,8 @@ def test_englert_lower_card_can_be_played():
     state = rig([["5"], ["3", "6"], ["3"]], "4", variant="englert")
     state, events = apply(state, 1, play("3"))
     assert state["discard"][-1] == "3"
-    assert events[0] == {"type": "play", "seat": 1, "card": "3", "text": "Ben legt eine 3."}
+    assert events[0] == {"type": "play", "seat": 1, "card": "3"}
+    assert text(events[0]) == "Ben legt eine 3."
 
 
 def test_playing_moves_the_card_and_passes_the_turn():
@@ -291,7 +298,8 @@ def test_drawing_takes_the_top_card_and_ends_the_turn():
     state, events = apply(state, 1, DRAW)
     assert state["hands"][1] == ["2", "A"]
     assert state["turn"] == 2
-    assert events == [{"type": "draw", "seat": 1, "text": "Ben zieht eine Karte."}]
+    assert events == [{"type": "draw", "seat": 1}]
+    assert texts(events) == ["Ben zieht eine Karte."]
     state, _ = apply(state, 2, DRAW)
     assert state["hands"][2] == ["1", "3"]
 
@@ -394,7 +402,7 @@ def test_lone_player_emptying_the_hand_returns_a_chip():
 
 
 @pytest.mark.parametrize(
-    ("before", "after", "chip", "text"),
+    ("before", "after", "chip", "sentence"),
     [
         (7, 6, "white", "Ben gibt einen weißen Chip zurück."),
         (
@@ -406,14 +414,14 @@ def test_lone_player_emptying_the_hand_returns_a_chip():
         (0, 0, None, "Ben hat keine Chips und gibt nichts zurück."),
     ],
 )
-def test_empty_hand_returns_a_chip(before, after, chip, text):
+def test_empty_hand_returns_a_chip(before, after, chip, sentence):
     state = rig([["5"], ["4"], ["3"]], "4", points=[0, before, 0])
     state, events = apply(state, 1, play("4"))
     assert alpaka.points(state)[1] == after
     assert state["chips"][1] == chips_for(after)
     returned = next(event for event in events if event["type"] == "chip_return")
     assert returned["chip"] == chip
-    assert returned["text"] == text
+    assert text(returned) == sentence
     assert row(state, 1)["returned"] == chip
     assert row(state, 1)["points"] == (after - before)
 
@@ -460,7 +468,7 @@ def test_game_ends_when_someone_reaches_the_target(target):
     assert to_act(state) == []
     assert outcome(state) == {"winners": [1], "points": [target, 2, 5], "reason": "target"}
     assert events[-1]["type"] == "game_over"
-    assert events[-1]["text"] == (
+    assert text(events[-1], target) == (
         f"Partie vorbei: Anna hat das Ziel von {target} Minuspunkten erreicht. "
         "Ben gewinnt mit 2 Minuspunkten."
     )
@@ -480,7 +488,7 @@ def test_tied_lowest_scores_win_together():
     state = rig([["A", "5"], ["4"], ["1"]], "4", points=[30, 5, 3])
     state, events = apply(state, 1, play("4"))
     assert outcome(state) == {"winners": [1, 2], "points": [45, 4, 4], "reason": "target"}
-    assert events[-1]["text"].endswith("Ben und Carla gewinnen gemeinsam mit je 4 Minuspunkten.")
+    assert text(events[-1]).endswith("Ben und Carla gewinnen gemeinsam mit je 4 Minuspunkten.")
 
 
 # --- Scoring phase ------------------------------------------------------------------------
@@ -529,7 +537,7 @@ def test_timeout_quits_the_player_to_act():
     assert after["quit"] == [False, True, False]
     assert after["turn"] == 2
     assert events[0]["automatic"] is True
-    assert events[0]["text"] == "Ben hat zu lange nicht reagiert und steigt automatisch aus."
+    assert text(events[0]) == "Ben hat zu lange nicht reagiert und steigt automatisch aus."
     assert after == apply(state, 1, QUIT)[0]  # same state as a manual quit: replays agree
 
 
@@ -569,7 +577,7 @@ def test_remove_player_three_then_two_then_one():
     state, events = remove_player(state, 1)
     assert state["phase"] == "over"
     assert outcome(state) == {"winners": [0], "points": [12, 11, 5], "reason": "abandoned"}
-    assert events[-1]["text"] == (
+    assert text(events[-1]) == (
         "Partie vorbei: Es sind zu wenige Spieler übrig. Anna gewinnt mit 12 Minuspunkten."
     )
 

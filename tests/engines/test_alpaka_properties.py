@@ -32,6 +32,7 @@ from games.engines.alpaka import (
     view,
 )
 from games.engines.alpaka.rules import hand_score, sort_cards
+from games.play.alpaka.presenter import describe
 
 pytestmark = pytest.mark.slow  # long property runs: once in CI, not again on PostgreSQL
 
@@ -150,7 +151,8 @@ def play_out(seed, players, variant, target, kinds, chaos, checks=True):
             assert action in seen["legal_actions"]
             entry = {"seat": seat, "action": action}
             state, events = apply(state, seat, action)
-            assert all(isinstance(event["text"], str) and event["text"] for event in events)
+            names = state["names"]
+            assert all(describe(event, None, names, state["target"]) for event in events)
         log.append(entry)
         if checks:
             check_invariants(state)

@@ -34,7 +34,7 @@ dealer, turn, to_act, hand`` (own, sorted; ``None`` for spectators), ``seats``
 ``discard_top, discard_size, draw_size, round_result`` (scoring/over: every hand
 of the round, public then), ``score_sheet, legal_actions, outcome``.
 
-Events (all with a German ``text``): ``deal`` (round, dealer, seat = starter,
+Events (codes with data; ``games.play.alpaka.presenter`` words them): ``deal`` (round, dealer, seat = starter,
 card = open card), ``play`` (seat, card), ``draw`` (seat; never the card),
 ``quit`` (seat, automatic), ``round_end`` (reason "empty_hand" | "all_quit" |
 "stuck", seat), ``score`` (seat, hand_score, points, swapped, chips),
@@ -98,7 +98,7 @@ def new_game(seed: int, players: int, options: dict | None = None) -> dict:
     """A fresh game with the first round dealt.
 
     ``options``: ``variant`` ("klassisch" | "englert"), ``target`` (20/40/60/80),
-    ``names`` (one display name per seat, only used in texts).
+    ``names`` (one display name per seat, for the presenter).
     """
     options = dict(options or {})
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -165,7 +165,6 @@ def _deal(state: dict, events: list) -> None:
     state["phase"] = PLAY
     dealer = state["dealer"]
     state["turn"] = _next_seat(dealer, n, lambda seat: not left[seat])
-    names = state["names"]
     events.append(
         {
             "type": "deal",
@@ -173,10 +172,6 @@ def _deal(state: dict, events: list) -> None:
             "dealer": dealer,
             "seat": state["turn"],
             "card": state["discard"][-1],
-            "text": (
-                f"Runde {state['round']}: {names[dealer]} gibt, offen liegt "
-                f"{texts.card_a(state['discard'][-1])}. {names[state['turn']]} beginnt."
-            ),
         }
     )
 
@@ -322,7 +317,6 @@ def _apply_continue(state: dict, seat: int, kind: str) -> tuple[dict, list[dict]
         {
             "type": "continue",
             "seat": seat,
-            "text": f"{new['names'][seat]} ist bereit für die nächste Runde.",
         }
     ]
     if not to_act(new):
@@ -339,7 +333,6 @@ def _play(state: dict, seat: int, card: str) -> list[dict]:
             "type": "play",
             "seat": seat,
             "card": card,
-            "text": f"{state['names'][seat]} legt {texts.card_a(card)}.",
         }
     ]
     if not hand:
@@ -353,20 +346,14 @@ def _draw(state: dict, seat: int) -> list[dict]:
     # The drawn card is private: the event names no card, the drawer's view shows it.
     card = state["draw_pile"].pop()
     state["hands"][seat] = sort_cards([*state["hands"][seat], card])
-    events = [{"type": "draw", "seat": seat, "text": f"{state['names'][seat]} zieht eine Karte."}]
+    events = [{"type": "draw", "seat": seat}]
     _pass_turn(state, seat, events)
     return events
 
 
 def _quit(state: dict, seat: int, automatic: bool) -> list[dict]:
     state["quit"][seat] = True
-    name = state["names"][seat]
-    text = (
-        f"{name} hat zu lange nicht reagiert und steigt automatisch aus."
-        if automatic
-        else f"{name} steigt aus."
-    )
-    events = [{"type": "quit", "seat": seat, "automatic": automatic, "text": text}]
+    events = [{"type": "quit", "seat": seat, "automatic": automatic}]
     _pass_turn(state, seat, events)
     return events
 
@@ -391,14 +378,7 @@ def _pass_turn(state: dict, seat: int, events: list) -> None:
 
 
 def _end_round(state: dict, reason: str, seat: int | None, events: list) -> None:
-    names = state["names"]
-    if reason == "empty_hand":
-        text = f"Runde vorbei: {names[seat]} hat keine Karten mehr."
-    elif reason == "stuck":
-        text = f"Runde vorbei: Bei {names[seat]} passt keine Karte mehr."
-    else:
-        text = "Runde vorbei: Alle sind ausgestiegen."
-    events.append({"type": "round_end", "reason": reason, "seat": seat, "text": text})
+    events.append({"type": "round_end", "reason": reason, "seat": seat})
 
     n = state["players"]
     seats = [s for s in range(n) if state["in_round"][s]]
@@ -444,7 +424,6 @@ def _end_round(state: dict, reason: str, seat: int | None, events: list) -> None
                         "points": 0,
                         "swapped": False,
                         "chips": dict(chips),
-                        "text": f"{names[s]} zahlt nichts.",
                     }
                 )
             sheet[s] = row["points"]
@@ -461,20 +440,10 @@ def _end_round(state: dict, reason: str, seat: int | None, events: list) -> None
     totals = points(state)
     reached = [s for s in range(n) if not state["left"][s] and totals[s] >= state["target"]]
     if reached:
-        verb = "hat" if len(reached) == 1 else "haben"
-        reached_names = texts.join_names([names[s] for s in reached])
-        _finish(
-            state,
-            "target",
-            f"{reached_names} {verb} das Ziel von {texts.points(state['target'], dative=True)} erreicht.",
-            events,
-        )
+        _finish(state, "target", events)
 
 
 def _pay_event(state: dict, seat: int, paid: int, swapped: bool) -> dict:
-    name = state["names"][seat]
-    text = f"{name} bekommt {texts.points(paid)} ({texts.chips_accusative(_paid_chips(paid))})"
-    text += " und tauscht zehn weiße Chips gegen einen schwarzen." if swapped else "."
     return {
         "type": "score",
         "seat": seat,
@@ -482,7 +451,6 @@ def _pay_event(state: dict, seat: int, paid: int, swapped: bool) -> dict:
         "points": paid,
         "swapped": swapped,
         "chips": dict(state["chips"][seat]),
-        "text": text,
     }
 
 
@@ -491,13 +459,6 @@ def _paid_chips(paid: int) -> dict[str, int]:
 
 
 def _return_event(state: dict, seat: int, kind: str | None) -> dict:
-    name = state["names"][seat]
-    if kind == "white":
-        text = f"{name} gibt einen weißen Chip zurück."
-    elif kind == "black":
-        text = f"{name} gibt einen schwarzen Chip zurück und bekommt neun weiße als Wechselgeld."
-    else:
-        text = f"{name} hat keine Chips und gibt nichts zurück."
     return {
         "type": "chip_return",
         "seat": seat,
@@ -505,11 +466,10 @@ def _return_event(state: dict, seat: int, kind: str | None) -> dict:
         "points": -1 if kind else 0,
         "chip": kind,
         "chips": dict(state["chips"][seat]),
-        "text": text,
     }
 
 
-def _finish(state: dict, reason: str, why: str, events: list) -> None:
+def _finish(state: dict, reason: str, events: list) -> None:
     totals = points(state)
     remaining = [s for s in range(state["players"]) if not state["left"][s]]
     best = min((totals[s] for s in remaining), default=0)
@@ -517,16 +477,7 @@ def _finish(state: dict, reason: str, why: str, events: list) -> None:
     state["phase"] = OVER
     state["turn"] = None
     state["outcome"] = {"winners": winners, "points": totals, "reason": reason}
-    names = [state["names"][s] for s in winners]
-    events.append(
-        {
-            "type": "game_over",
-            "reason": reason,
-            "winners": winners,
-            "points": totals,
-            "text": f"Partie vorbei: {why} {texts.winners_sentence(names, best)}",
-        }
-    )
+    events.append({"type": "game_over", "reason": reason, "winners": winners, "points": totals})
 
 
 # --- Site hooks: timeouts, forced continue, leaving ------------------------------
@@ -549,7 +500,7 @@ def force_continue(state: dict) -> tuple[dict, list[dict]]:
     new = _clone(state)
     if state["phase"] != SCORING:
         return new, []
-    events = [{"type": "continue_forced", "text": "Es geht ohne weitere Bestätigung weiter."}]
+    events = [{"type": "continue_forced"}]
     _deal(new, events)
     return new, events
 
@@ -565,16 +516,9 @@ def remove_player(state: dict, seat: int) -> tuple[dict, list[dict]]:
     if state["phase"] == OVER:
         return new, []
     new["left"][seat] = True
-    names = new["names"]
-    events = [
-        {
-            "type": "leave",
-            "seat": seat,
-            "text": f"{names[seat]} verlässt den Raum und scheidet aus.",
-        }
-    ]
+    events = [{"type": "leave", "seat": seat}]
     if sum(not gone for gone in new["left"]) < 2:
-        _finish(new, "abandoned", "Es sind zu wenige Spieler übrig.", events)
+        _finish(new, "abandoned", events)
         return new, events
     if new["phase"] == PLAY:
         if new["in_round"][seat]:

@@ -49,8 +49,7 @@ def opening_events(state: dict) -> list[dict]:
         "seat": state["turn"],
         "card": state["discard"][-1],
     }
-    # The neutral sentence, as the engine writes it for later deals.
-    return [{**event, "text": describe(event, None, state["names"])}]
+    return [event]
 
 
 # --- Cards and chips ---------------------------------------------------------
@@ -192,9 +191,11 @@ def describe(
             f"{w.who(seat)} {w.verb(seat, 'verlässt', 'verlässt')} den Raum und "
             f"{w.verb(seat, 'scheidet', 'scheidest')} aus."
         )
+    if kind == "continue_forced":
+        return "Es geht ohne weitere Bestätigung weiter."
     if kind == "game_over":
         return "Partie vorbei: " + _game_over_sentence(event, w, target)
-    return event.get("text", "")
+    return event.get("text", "")  # room events (a new host) bring their own sentence
 
 
 def _game_over_sentence(event: dict, w: _Words, target: int | None) -> str:
