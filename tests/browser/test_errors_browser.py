@@ -67,3 +67,13 @@ def test_an_error_page_for_an_htmx_get_is_shown_not_dropped(phone, rated_game):
     )
     phone.get_by_label("Wir sind").select_option("3")
     expect(phone.locator(".request-error")).to_contain_text("Ungültige Eingabe im Filter.")
+
+
+def test_error_pages_are_accessible_and_styled(phone):
+    response = phone.goto("/meldung/%00/")
+    assert response.status == 400
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Ungültige Anfrage")
+    # Site-styled: the stylesheet applied (the header is dark), no inline style needed.
+    header_bg = phone.eval_on_selector(".site-header", "e => getComputedStyle(e).backgroundColor")
+    assert header_bg == "rgb(29, 42, 51)"
+    assert_accessible(phone)
