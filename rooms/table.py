@@ -10,7 +10,7 @@ and timeouts are the same code for both.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
 from games.play.definition import GameDefinition
 from rooms import scheduler
@@ -35,11 +35,16 @@ class Table:
         if events:
             self.log = (self.log + [{"v": self.version, "event": e} for e in events])[-LOG_MAX:]
 
+    @property
+    def _simultaneous(self) -> bool:
+        return self.definition.simultaneous
+
     def _plan(self, at: datetime, before, actors: set[int], keep: bool = True) -> None:
         self.timers = scheduler.plan(
             self.definition,
             self.state,
-            self.bots,
+            # A simultaneous engine moves its bots itself, on its own clock.
+            set() if self._simultaneous else self.bots,
             at=at,
             before=before,
             actors=actors,
@@ -47,17 +52,28 @@ class Table:
             key=f"{self.key}:{self.version}",
             timed=self.timed,
         )
+        if self._simultaneous:
+            due = self.definition.module.next_due(self.state)
+            bot_due = datetime.fromtimestamp(due, UTC) if due is not None else None
+            self.timers = scheduler.Timers(self.timers.deadline, bot_due)
 
     def deal(self, seed: int, names: list[str], options: dict, now: datetime) -> None:
-        self.state = self.definition.new_game(seed, names, options)
+        self.state = self.definition.new_game(
+            seed, names, options, bots=self.bots, now=now.timestamp()
+        )
         self.log = []
         self.bump(self.definition.opening_events(self.state))
         self._plan(now, before=None, actors=set(), keep=False)
 
     def act(self, seat: int, action: dict, now: datetime) -> list[dict]:
-        """Apply ``action`` for ``seat``; raises the engine's ``IllegalAction``."""
+        """Apply ``action`` for ``seat``; raises the engine's ``IllegalAction``.
+
+        A simultaneous engine checks the action against the state at ``now``
+        itself (bots first act up to then); a refused action changes nothing
+        stored, and the next load replays the same bot steps.
+        """
         before = self.definition.to_act(self.state)
-        self.state, events = self.definition.apply(self.state, seat, action)
+        self.state, events = self.definition.apply(self.state, seat, action, now=now.timestamp())
         self.bump(events)
         self._plan(now, before=before, actors={seat})
         return events
@@ -65,7 +81,7 @@ class Table:
     def remove(self, seat: int, now: datetime) -> list[dict]:
         """A player leaves the running game for good; returns the engine's events."""
         before = self.definition.to_act(self.state)
-        self.state, events = self.definition.remove_player(self.state, seat)
+        self.state, events = self.definition.remove_player(self.state, seat, now=now.timestamp())
         # Planned under the version the caller's bump will give this change.
         self.version += 1
         self._plan(now, before=before, actors={seat})
@@ -80,6 +96,8 @@ class Table:
         """
         if self.state is None or self.definition.outcome(self.state) is not None:
             return 0
+        if self._simultaneous:
+            return self._advance_clock(now)
         waiting_bot = any(seat in self.bots for seat in self.definition.to_act(self.state))
         if force_bot and waiting_bot:
             self.timers = scheduler.Timers(self.timers.deadline, now)
@@ -99,6 +117,24 @@ class Table:
         for step in steps:
             self.bump(step.events)
         return len(steps)
+
+    def _advance_clock(self, now: datetime) -> int:
+        """A simultaneous game: the engine's bots and round clock run up to ``now``,
+        then a due human deadline (e.g. the score table's) times out."""
+        steps = 0
+        while self.timers.overdue(now) and steps < scheduler.MAX_STEPS:
+            due = self.timers.next_due()
+            before = self.definition.to_act(self.state)
+            if self.timers.bot_due is not None and self.timers.bot_due == due:
+                self.state, events = self.definition.module.advance(self.state, now.timestamp())
+            else:
+                self.state, events = self.definition.timeout(self.state, now=due.timestamp())
+            steps += 1
+            self.bump(events)
+            self._plan(due, before=before, actors=set(before))
+            if self.definition.outcome(self.state) is not None:
+                break
+        return steps
 
     @property
     def over(self) -> bool:

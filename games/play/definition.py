@@ -129,6 +129,10 @@ class GameDefinition:
     statistics_template: str = ""  # drawn in the article's „Statistik“ section
     min_players: int = 0  # 0: the engine's MIN_PLAYERS
     max_players: int = 0  # 0: the engine's MAX_PLAYERS
+    # (options, bot seats) -> the engine's options, for engines that run their bots
+    # themselves (simultaneous games: bots act on the engine's clock)
+    engine_options: Callable[[dict, set[int]], dict] | None = None
+    poll_ms: int = 1000  # how often a table asks for news while nothing is pushed
 
     def __post_init__(self):
         for name, constant in (("min_players", "MIN_PLAYERS"), ("max_players", "MAX_PLAYERS")):
@@ -179,10 +183,25 @@ class GameDefinition:
 
     # --- The engine protocol, in one place so services never import an engine ---
 
-    def new_game(self, seed: int, names: list[str], options: dict) -> dict:
-        return self.module.new_game(seed, len(names), {**options, "names": list(names)})
+    @property
+    def simultaneous(self) -> bool:
+        """Everyone acts at once; time is an input of the engine (seconds since the epoch),
+        which runs its bots itself (``next_due``/``advance``)."""
+        return self.mode == SIMULTANEOUS
 
-    def apply(self, state, seat, action):
+    def new_game(
+        self, seed: int, names: list[str], options: dict, bots=(), now: float | None = None
+    ) -> dict:
+        options = {**options, "names": list(names)}
+        if self.engine_options is not None:
+            options = {**self.engine_options(options, set(bots)), "names": list(names)}
+        if self.simultaneous:
+            return self.module.new_game(seed, len(names), options, now=now or 0.0)
+        return self.module.new_game(seed, len(names), options)
+
+    def apply(self, state, seat, action, now: float | None = None):
+        if self.simultaneous:
+            return self.module.apply(state, seat, action, now=now)
         return self.module.apply(state, seat, action)
 
     def view(self, state, seat):
@@ -194,10 +213,14 @@ class GameDefinition:
     def outcome(self, state):
         return self.module.outcome(state)
 
-    def timeout(self, state):
+    def timeout(self, state, now: float | None = None):
+        if self.simultaneous:
+            return self.module.timeout(state, now=now)
         return self.module.timeout(state)
 
-    def remove_player(self, state, seat):
+    def remove_player(self, state, seat, now: float | None = None):
+        if self.simultaneous:
+            return self.module.remove_player(state, seat, now=now)
         return self.module.remove_player(state, seat)
 
     def bot_action(self, view, rng):
