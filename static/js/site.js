@@ -10,7 +10,7 @@
 (function () {
   "use strict";
 
-  var OWN_ERRORS = "[data-own-errors], #room-body, [data-demo-body], .kz-demo";
+  var OWN_ERRORS = "[data-own-errors]";
   var FALLBACK = {
     offline: "Keine Verbindung zum Server. Bitte prüfe deine Internetverbindung und versuch es noch einmal.",
     429: "Gerade kamen zu viele Anfragen von deinem Anschluss. Bitte warte etwas und versuch es dann noch einmal.",
