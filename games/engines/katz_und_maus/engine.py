@@ -962,6 +962,16 @@ def replay(seed: int, players: int, options: dict | None, log: list[dict]) -> di
     return state
 
 
+def begin_turn(state: dict, seat: int) -> tuple[dict, list[dict]]:
+    """Start ``seat``'s turn in an arranged position (fill the hand, or skip a
+    seat with nothing to do); for worked examples and tests."""
+    new = _clone(state)
+    events: list[dict] = []
+    new["turns"] = 0
+    _begin_turn(new, seat, events)
+    return new, events
+
+
 def arrange(
     players: int,
     *,
