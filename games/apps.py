@@ -7,6 +7,7 @@ class GamesConfig(AppConfig):
     verbose_name = "Spiele"
 
     def ready(self):
+        from games import availability  # noqa: F401  (drops the cached slugs on changes)
         from games.editors import ensure_editors_group
 
         # Permissions exist only after migrate has run, so the group is filled then.

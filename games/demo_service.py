@@ -30,6 +30,13 @@ Create = Callable[[], tuple]
 Action = Callable[[DemoGame], Any]  # changes the row in place, returns what the view needs
 
 
+TOO_MANY_NEW = (
+    "Von deinem Anschluss wurden gerade sehr viele neue Demo-Partien begonnen. "
+    "Bitte versuch es später noch einmal."
+)
+# Demo rows nobody touched for this long are removed by `manage.py cleanup_demos`.
+IDLE_DAYS = 30
+
 STORED = ["state", "version", "profile", "settings", "bot_due", "log"]
 
 
@@ -73,26 +80,33 @@ def perform(
     create: Create,
     expected_version: int | None,
     bump_version: bool = True,
+    may_create: Callable[[], bool] | None = None,
 ) -> Outcome:
     """Apply ``action`` to the visitor's row in one locked transaction.
 
     ``expected_version=None`` skips the version check (preferences that do
     not touch the game); ``bump_version=False`` keeps the version, so that
-    requests already on their way stay valid.
+    requests already on their way stay valid. ``may_create()`` is asked before
+    a new row is stored (a limit per address); False refuses the request.
     """
+    args = (visitor, engine, action, create, expected_version, bump_version, may_create)
     try:
-        return _perform(visitor, engine, action, create, expected_version, bump_version)
+        return _perform(*args)
     except IntegrityError:
         # Two first requests of a new visitor raced to insert the row; the
         # other one won, so the row exists now and is locked normally.
-        return _perform(visitor, engine, action, create, expected_version, bump_version)
+        return _perform(*args)
 
 
-def _perform(visitor, engine, action, create, expected_version, bump_version) -> Outcome:
+def _perform(
+    visitor, engine, action, create, expected_version, bump_version, may_create
+) -> Outcome:
     with transaction.atomic():
         row = DemoGame.objects.select_for_update().filter(visitor=visitor, engine=engine).first()
         if row is None:
             row = unsaved(visitor, engine, create)
+            if may_create is not None and not may_create():
+                return Outcome(row=row, error=TOO_MANY_NEW)
         if expected_version is not None and expected_version != row.version:
             return Outcome(row=row, stale=True)
         try:
@@ -111,3 +125,14 @@ def _perform(visitor, engine, action, create, expected_version, bump_version) ->
         else:
             row.save(update_fields=[*STORED, "updated_at"])
         return Outcome(row=row, applied=True, result=result)
+
+
+def cleanup(now=None) -> int:
+    """Remove demo rows untouched for ``IDLE_DAYS`` days; returns how many."""
+    from datetime import timedelta
+
+    from games import clock
+
+    now = now or clock.now()
+    deleted, _ = DemoGame.objects.filter(updated_at__lt=now - timedelta(days=IDLE_DAYS)).delete()
+    return deleted

@@ -1,6 +1,7 @@
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
@@ -87,7 +88,10 @@ def game_detail(request, slug):
         "sleeves": box_for(game),
     }
     context.update(game_page_context(request, game, article, sections, demo))
-    return render(request, "games/game_detail.html", context)
+    response = render(request, "games/game_detail.html", context)
+    # The reader's own vote, demo state and CSRF token are on the page: no shared caches.
+    patch_cache_control(response, private=True)
+    return response
 
 
 @require_safe
@@ -96,4 +100,6 @@ def game_demo(request, slug):
     context = {"game": game, **play_context(request, game)}
     if context["demo"] is None:
         raise Http404("Für dieses Spiel gibt es noch keine Demo.")
-    return render(request, "games/game_demo.html", context)
+    response = render(request, "games/game_demo.html", context)
+    patch_cache_control(response, private=True, no_cache=True)
+    return response

@@ -33,6 +33,11 @@ from rooms.models import Room, Seat
 from rooms.table import LOG_MAX, Table
 
 NAME_MAX = 24
+# Words the table uses itself: a player called „Du“ would make others read „Du ist am Zug“.
+RESERVED_NAMES = frozenset(
+    {"du", "dich", "dir", "ich", "wir", "ihr", "sie", "alle", "niemand", "jemand", "bot",
+     "gastgeber", "spieler", "zuschauer"}
+)  # fmt: skip
 IDLE_AFTER = timedelta(hours=24)
 LOCK_RETRIES = 60
 
@@ -79,6 +84,11 @@ def clean_name(raw) -> str:
         raise RoomError(f"Der Name ist zu lang: höchstens {NAME_MAX} Zeichen, du hast {len(name)}.")
     if any(unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn") for char in name):
         raise RoomError("Der Name enthält unzulässige Zeichen.")
+    if name.casefold().strip(".!?") in RESERVED_NAMES:
+        raise RoomError(
+            f"„{name}“ verwenden wir am Tisch selbst (etwa „Du bist am Zug“). "
+            "Bitte wähle einen anderen Namen."
+        )
     return name
 
 

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
-from games import clock
+from games import availability, clock
 from games.models import Game
 from games.play import definition as registry
 from games.play.definition import GameDefinition
@@ -36,10 +36,12 @@ BODY = "rooms/room.html#body"
 GONE = "rooms/room.html#gone"
 
 
-def _engine(slug: str) -> GameDefinition:
+def _engine(slug: str, request=None) -> GameDefinition:
     engine = registry.for_slug(slug)
     if engine is None or not engine.rooms:
         raise Http404("Für dieses Spiel gibt es keine Online-Räume.")
+    if request is not None and not availability.is_open(request, slug):
+        raise Http404("Dieses Spiel gibt es nicht.")
     return engine
 
 
@@ -195,7 +197,7 @@ def _respond(request, engine, code: str, result, *, since=None):
 @never_cache
 @require_http_methods(["GET", "POST"])
 def create(request, slug):
-    engine = _engine(slug)
+    engine = _engine(slug, request)
     game = _game(request, engine)
     values = {"name": "", **engine.default_options()}
     error = ""
@@ -234,7 +236,7 @@ def create(request, slug):
 @never_cache
 @require_safe
 def room(request, slug, code):
-    engine = _engine(slug)
+    engine = _engine(slug, request)
     game = _game(request, engine)
     result = services.load(engine, code)
     if result.room is None:
@@ -253,7 +255,7 @@ def room(request, slug, code):
 @require_safe
 def poll(request, slug, code):
     """The live update: 204 (no query beyond one, no template) while nothing changed."""
-    engine = _engine(slug)
+    engine = _engine(slug, request)
     since = _version(request.GET.get("v"))
     info = services.poll_info(engine, code)
     if info is not None and since is not None and services.unchanged(info, since, clock.now()):
@@ -269,7 +271,7 @@ def poll(request, slug, code):
 @require_POST
 @vary_on_headers("HX-Request")
 def join(request, slug, code):
-    engine = _engine(slug)
+    engine = _engine(slug, request)
     result = services.join(engine, code, visitor_id(request), request.POST.get("name"))
     return _respond(request, engine, code, result)
 
@@ -277,7 +279,7 @@ def join(request, slug, code):
 @require_POST
 @vary_on_headers("HX-Request")
 def options(request, slug, code):
-    engine = _engine(slug)
+    engine = _engine(slug, request)
     result = services.update_options(engine, code, visitor_id(request), request.POST)
     return _respond(request, engine, code, result)
 
@@ -285,7 +287,7 @@ def options(request, slug, code):
 @require_POST
 @vary_on_headers("HX-Request")
 def add_bot(request, slug, code):
-    engine = _engine(slug)
+    engine = _engine(slug, request)
     result = services.add_bot(engine, code, visitor_id(request), request.POST.get("token", ""))
     return _respond(request, engine, code, result)
 
@@ -293,7 +295,7 @@ def add_bot(request, slug, code):
 @require_POST
 @vary_on_headers("HX-Request")
 def remove_bot(request, slug, code):
-    engine = _engine(slug)
+    engine = _engine(slug, request)
     result = services.remove_bot(engine, code, visitor_id(request), request.POST.get("platz"))
     return _respond(request, engine, code, result)
 
@@ -301,7 +303,7 @@ def remove_bot(request, slug, code):
 @require_POST
 @vary_on_headers("HX-Request")
 def start(request, slug, code):
-    engine = _engine(slug)
+    engine = _engine(slug, request)
     expected = _version(request.POST.get("version"))
     result = services.start(engine, code, visitor_id(request))
     return _respond(request, engine, code, result, since=expected)
@@ -310,7 +312,7 @@ def start(request, slug, code):
 @require_POST
 @vary_on_headers("HX-Request")
 def act(request, slug, code):
-    engine = _engine(slug)
+    engine = _engine(slug, request)
     expected = _version(request.POST.get("version"))
     result = services.act(engine, code, visitor_id(request), expected, request.POST)
     return _respond(request, engine, code, result, since=expected)
@@ -320,7 +322,7 @@ def act(request, slug, code):
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def leave(request, slug, code):
-    engine = _engine(slug)
+    engine = _engine(slug, request)
     if request.method == "GET":
         # Without JavaScript the confirmation is a page of its own (with it, a <dialog>).
         game = _game(request, engine)
@@ -337,7 +339,7 @@ def leave(request, slug, code):
 @require_POST
 @vary_on_headers("HX-Request")
 def rematch(request, slug, code):
-    engine = _engine(slug)
+    engine = _engine(slug, request)
     expected = _version(request.POST.get("version"))
     result = services.rematch(engine, code, visitor_id(request), expected)
     return _respond(request, engine, code, result, since=expected)
@@ -346,7 +348,7 @@ def rematch(request, slug, code):
 @require_POST
 @vary_on_headers("HX-Request")
 def to_lobby(request, slug, code):
-    engine = _engine(slug)
+    engine = _engine(slug, request)
     expected = _version(request.POST.get("version"))
     result = services.to_lobby(engine, code, visitor_id(request), expected)
     return _respond(request, engine, code, result)

@@ -42,8 +42,9 @@ def seeds(monkeypatch):
     return queue
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def game_page(content):
+    """The shipped game (its demo answers only for a published game)."""
     return PAGE
 
 

@@ -123,6 +123,7 @@ class GameDefinition:
     # None: the client asks for each bot move when its animation is done.
     bot_delay: tuple[float, float] | None = (0.8, 1.2)
     rooms: bool = False  # online rooms at /spiele/<slug>/raum/
+    lobby_hint: str = ""  # one sentence under the lobby's start button (who deals first …)
     demo: DemoSpec | None = None
     verifiers: Mapping[str, Callable[[dict], dict]] = field(default_factory=dict)
     example_template: str = ""  # drawn under a checked worked example

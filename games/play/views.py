@@ -18,11 +18,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from games import demo_service
+from games import availability, demo_service
 from games.play import definition as registry
 from games.play import driver
 from games.play.board import generic_board
 from games.visitors import visitor_id
+from site_config.ratelimit import HOUR, Limit, client_ip, hit
 
 STALE = "Das Spiel hat sich inzwischen geändert – hier ist der aktuelle Stand."
 
@@ -46,10 +47,12 @@ def expected_version(request) -> int:
         return -1
 
 
-def _definition(slug: str):
+def _definition(slug: str, request=None):
     definition = registry.for_slug(slug)
     if definition is None or definition.demo is None:
         raise Http404("Für dieses Spiel gibt es keine Demo.")
+    if request is not None and not availability.is_open(request, slug):
+        raise Http404("Dieses Spiel gibt es nicht.")
     return definition
 
 
@@ -99,6 +102,10 @@ def demo_context(request, definition) -> dict:
     return board(definition, row, back=request.path, note=_notes(request))
 
 
+# A script without cookies would store one demo row per request.
+NEW_DEMOS_PER_IP = Limit("demo-create-ip", 60, HOUR)
+
+
 def _perform(request, definition, action, expected):
     return demo_service.perform(
         visitor_id(request),
@@ -107,6 +114,7 @@ def _perform(request, definition, action, expected):
         create=driver.creator(definition),
         expected_version=expected,
         bump_version=False,
+        may_create=lambda: not hit(NEW_DEMOS_PER_IP, client_ip(request)),
     )
 
 
@@ -146,7 +154,7 @@ def _respond(request, definition, outcome, *, since=None, show_refusal=True, sta
 @require_POST
 @vary_on_headers("HX-Request")
 def start(request, slug):
-    definition = _definition(slug)
+    definition = _definition(slug, request)
     expected = expected_version(request)
     outcome = _perform(request, definition, driver.start_action(definition, request.POST), expected)
     return _respond(request, definition, outcome, since=expected)
@@ -155,7 +163,7 @@ def start(request, slug):
 @require_POST
 @vary_on_headers("HX-Request")
 def act(request, slug):
-    definition = _definition(slug)
+    definition = _definition(slug, request)
     expected = expected_version(request)
     outcome = _perform(request, definition, driver.act_action(definition, request.POST), expected)
     return _respond(request, definition, outcome, since=expected)
@@ -165,7 +173,7 @@ def act(request, slug):
 @vary_on_headers("HX-Request")
 def bot(request, slug):
     """The next bot move, asked for by the client (it is refused silently when out of step)."""
-    definition = _definition(slug)
+    definition = _definition(slug, request)
     expected = expected_version(request)
     outcome = _perform(request, definition, driver.bot_action(definition), expected)
     return _respond(request, definition, outcome, since=expected, show_refusal=False)
@@ -189,7 +197,7 @@ def _confirm_page(request, definition, kind: str, template: str):
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def new(request, slug):
-    definition = _definition(slug)
+    definition = _definition(slug, request)
     if request.method == "GET":
         if not definition.demo.confirm_new:
             raise Http404("Nichts zu bestätigen.")
@@ -204,7 +212,7 @@ def new(request, slug):
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def extra(request, slug, name):
-    definition = _definition(slug)
+    definition = _definition(slug, request)
     spec = definition.demo.extras.get(name)
     if spec is None:
         raise Http404("Unbekannte Aktion.")
@@ -224,7 +232,7 @@ def extra(request, slug, name):
 @require_safe
 def poll(request, slug):
     """Asked only while a bot's move is due: 204 until it is, then the new table."""
-    definition = _definition(slug)
+    definition = _definition(slug, request)
     try:
         since = int(request.GET.get("v", ""))
     except ValueError:

@@ -49,6 +49,7 @@ ALPAKA = GameDefinition(
     opening_events=presenter.opening_events,
     bot_names=("Flocke", "Paco", "Wolle", "Lotte", "Kasimir", "Nube", "Pedro", "Mimi"),
     rooms=True,
+    lobby_hint="Wer zuerst am Tisch saß, gibt in der ersten Runde.",
     demo=DemoSpec(template="play/demo.html", bot_counts=(1, 2, 3, 4, 5), default_bots=2),
     verifiers=examples.VERIFIERS,
     example_template="play/alpaka/example_steps.html",

@@ -235,13 +235,30 @@ def _draw_reason(view: dict, my_turn: bool) -> str:
     return "Alle anderen sind ausgestiegen – ziehen darfst du nicht mehr."
 
 
-def _waiting_reason(view: dict, me: int, words: _Words) -> str:
+def _timed_out(events: list[dict], me: int | None) -> bool:
+    """Whether the viewer's quit in the running round was the 90-second rule."""
+    for event in reversed(events):
+        if event.get("type") == "deal":
+            return False
+        if event.get("type") == "quit" and event.get("seat") == me:
+            return bool(event.get("automatic"))
+    return False
+
+
+TIMED_OUT = (
+    f"Du bist automatisch ausgestiegen, weil du {TURN_SECONDS} Sekunden nicht reagiert hast."
+)
+
+
+def _waiting_reason(view: dict, me: int, words: _Words, events: list[dict] = ()) -> str:
     if view["phase"] != alpaka.PLAY:
         return "Die Runde ist vorbei."
     mine = view["seats"][me]
     if mine["left"]:
         return "Du hast den Raum verlassen."
     if mine["quit"]:
+        if _timed_out(events, me):
+            return TIMED_OUT + " In der nächsten Runde bist du wieder dabei."
         return "Du bist in dieser Runde ausgestiegen."
     return f"{words.who(view['turn'])} ist am Zug."
 
@@ -328,7 +345,9 @@ def present(
         "continue": any(action["type"] == "continue" for action in legal),
     }
     if me is not None and not my_turn and phase == alpaka.PLAY:
-        actions["draw"]["reason"] = actions["quit"]["reason"] = _waiting_reason(view, me, words)
+        actions["draw"]["reason"] = actions["quit"]["reason"] = _waiting_reason(
+            view, me, words, events
+        )
 
     countdown = None
     if remaining is not None and phase in (alpaka.PLAY, alpaka.SCORING):
@@ -373,7 +392,7 @@ def present(
             "draw_size": view["draw_size"],
             "actions": actions,
             "countdown": countdown,
-            "status": _status(view, me, words, my_turn, bool(playable), bots),
+            "status": _status(view, me, words, my_turn, bool(playable), bots, events),
             "score": _score(view, me, words, you) if view["round_result"] else None,
             "sheet": _sheet(view, me, you),
             "outcome": _outcome(view, me, words, you, events),
@@ -385,7 +404,7 @@ def present(
     )
 
 
-def _status(view, me, words, my_turn, can_play, bots) -> str:
+def _status(view, me, words, my_turn, can_play, bots, events=()) -> str:
     phase = view["phase"]
     if phase == alpaka.OVER:
         return "Die Partie ist vorbei."
@@ -404,7 +423,8 @@ def _status(view, me, words, my_turn, can_play, bots) -> str:
         return "Du bist am Zug. Nichts passt – du kannst nur aussteigen."
     turn = view["turn"]
     if me is not None and view["seats"][me]["quit"]:
-        return f"Du bist ausgestiegen. {words.who(turn)} ist am Zug."
+        why = TIMED_OUT if _timed_out(events, me) else "Du bist ausgestiegen."
+        return f"{why} {words.who(turn)} ist am Zug."
     if turn in bots:
         return f"{words.who(turn)} überlegt …"
     return f"{words.who(turn)} ist am Zug."

@@ -1,0 +1,38 @@
+"""Whether a game's demo and rooms may answer: only for games the reader may see.
+
+The set of published slugs is cached (one cache read per request instead of a
+query on every flip and poll) and dropped whenever a game is saved or deleted.
+"""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+
+from games.models import Game
+
+CACHE_KEY = "games:published-slugs"
+
+
+def published_slugs() -> frozenset[str]:
+    slugs = cache.get(CACHE_KEY)
+    if slugs is None:
+        slugs = frozenset(Game.objects.published().values_list("slug", flat=True))
+        cache.set(CACHE_KEY, slugs, timeout=300)
+    return slugs
+
+
+def is_open(request, slug: str) -> bool:
+    """Published, or staff previewing a draft (as on the game page)."""
+    if slug in published_slugs():
+        return True
+    user = getattr(request, "user", None)
+    return bool(user and user.is_authenticated and user.is_staff) and (
+        Game.objects.filter(slug=slug).exists()
+    )
+
+
+@receiver([post_save, post_delete], sender=Game)
+def _forget_slugs(**kwargs) -> None:
+    cache.delete(CACHE_KEY)
