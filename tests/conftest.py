@@ -2,6 +2,8 @@ import os
 
 import pytest
 
+import tests.hypothesis_profiles  # noqa: F401  (loads the ci or dev profile)
+
 # Playwright's sync API runs an event loop in the test thread; Django's ORM
 # calls made by the live server's fixtures must still be allowed.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

@@ -33,6 +33,7 @@ from games.engines.alpaka import (
 )
 from games.engines.alpaka.rules import hand_score, sort_cards
 from games.play.alpaka.presenter import describe
+from tests.hypothesis_profiles import examples
 
 pytestmark = pytest.mark.slow  # long property runs: once in CI, not again on PostgreSQL
 
@@ -176,10 +177,12 @@ games = st.fixed_dictionaries(
     ).map(lambda kinds: {**game, "kinds": kinds})
 )
 
-FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(
+    max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=games)
 def test_playouts_keep_every_invariant(game):
     state, log = play_out(**game)
@@ -190,7 +193,7 @@ def test_playouts_keep_every_invariant(game):
 
 
 @pytest.mark.slow
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32),
     players=st.integers(2, 6),

@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engines import kaetzchen as k
+from tests.hypothesis_profiles import examples
 
 pytestmark = pytest.mark.slow  # long property runs: once in CI, not again on PostgreSQL
 
@@ -16,8 +17,12 @@ decks = st.permutations(k.CARDS)
 starters = st.sampled_from(["you", "cat"])
 limits = st.one_of(st.just(5000), st.integers(min_value=1, max_value=1200))
 
-fast = settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-stepwise = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+fast = settings(
+    max_examples=examples(3000), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+stepwise = settings(
+    max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def game_from(deck, starter, limit):
@@ -110,7 +115,7 @@ table_and_card = st.lists(st.sampled_from(k.CARDS), max_size=13, unique_by=rank)
 )
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(table_and_card)
 def test_resolve_flip_follows_the_rule_order(table_card):
     table, card = table_card
