@@ -488,3 +488,49 @@ def test_leaving_in_team_play_puts_the_team_out():
         "draw": False,
         "points": [0, 0, 0, 0],
     }
+
+
+def test_the_largest_stock_leaves_everyone_a_hand():
+    from games.engines.katz_und_maus import max_stock
+
+    assert [max_stock(n) for n in range(2, 7)] == [30, 29, 21, 15, 12]
+    new_game(1, 6, {"stock_size": 12})
+    with pytest.raises(ValueError, match="höchstens 12"):
+        new_game(1, 6, {"stock_size": 13})
+
+
+def test_the_build_piles_make_a_new_draw_pile_again_after_a_stock_card():
+    state = arrange(
+        2,
+        stocks=[["9H", "4D"], ["9D", "5D"]],
+        hands=[["7D", "8C"], ["8D"]],
+        draw_size=0,
+        build=[["AH", "2H", "3H"], ["AD"]],
+    )
+    state["recycled"] = state["idle_recycles"] = 1  # already rebuilt once
+    state, _ = play(state, 0, "stock", 0)  # the 4: a stock card was played
+    assert state["idle_recycles"] == 0
+    state, events = discard(state, 0, "8C", 0)
+    assert types(events) == ["discard", "turn", "recycle", "draw"]
+    assert state["recycled"] == 2 and state["idle_recycles"] == 1
+
+
+def test_kartenlos_for_all_ends_when_nothing_fits_fewest_cards_win():
+    state = arrange(
+        2,
+        stocks=[["5D"], []],
+        hands=[["9C", "KH"], ["7C"]],
+        discards=[[[], [], [], []], [["8C", "10C"], [], [], []]],
+        build=[["AH", "2H", "3H", "4H"]],
+        options={"kartenlos_all": True},
+    )
+    state, events = play(state, 0, "stock", 0)
+    assert types(events) == ["play", "stock_empty"] and outcome(state) is None
+    state, events = play(state, 0, "hand", 0, card="KH")  # stands for the 6
+    assert types(events) == ["play", "end_turn", "turn"]
+    assert {"type": "end_turn", "seat": 0, "forced": True} in events, "nothing fits any more"
+    assert state["turn"] == 1 and state["hands"][1] == ["7C"], "kartenlos: no drawing"
+    state, events = play(state, 1, "hand", 0, card="7C")
+    assert types(events)[-4:] == ["skip", "skip", "round_end", "game_over"]
+    assert outcome(state)["reason"] == "stuck"
+    assert outcome(state)["winners"] == [0], "one card left against two"

@@ -11,13 +11,18 @@ says the same):
 
 - Seat 0 deals the first game, so seat 1 starts; in a match the deal moves one
   seat on. Stocks are dealt one card at a time; their size is an option
-  (10–30), by default ``rules.DEFAULT_STOCK`` (20/15/12/10/10 for 2–6 players,
-  chosen by simulation so that most games end with an emptied stock).
+  (8–30), by default ``rules.DEFAULT_STOCK`` (20/15/12/10/8 for 2–6 players,
+  chosen by simulation so that most games end with an emptied stock; see
+  ``simulation`` and ``bench/bench_katz_und_maus.py``).
 - Hands are filled automatically to exactly five at the start of a turn, so the
   seed's over-draw rule (extra cards go under the own stock) cannot happen
   online; the engine has no action for it.
-- A draw pile too short for a full refill gives what it has; a needed draw from
-  an empty draw pile ends the game (fewest stock cards win, a tie is a draw).
+- A draw pile too short for a full refill gives what it has; when it is empty,
+  the build piles are shuffled into a new draw pile – once, and again only if
+  a stock card was played since the last time (option ``empty_draw="end"``
+  switches this off). A needed draw that still finds nothing ends the game:
+  fewest stock cards win (teams: both partners' stocks added), a tie is a
+  draw.
   A pile completed by the last hand card goes under the draw pile before the
   player draws five new cards.
 - Complete piles (the twelfth card, also a King standing for the Queen) are
@@ -70,6 +75,7 @@ from .rules import (
     MIN_PLAYERS,
     RANKS,
     fits,
+    max_stock,
     pile_value,
     round_points,
 )
@@ -98,6 +104,7 @@ __all__ = [
     "forced_discard",
     "kartenlos",
     "legal_actions",
+    "max_stock",
     "new_game",
     "outcome",
     "partner",

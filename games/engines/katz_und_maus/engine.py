@@ -8,6 +8,7 @@ last element)::
       "names": [str] * n,
       "stock_size": 10..30, "completed": "shuffle" | "remove",
       "match": "single" | "500", "teams": bool, "kartenlos_all": bool,
+      "empty_draw": "recycle" | "end",
       "sides": [[seat, ...]],       # teams: [[0, 2], [1, 3]]; else one seat each
       "phase": "play" | "scoring" | "over",
       "round": int, "dealer": seat, "turn": seat | None, "turns": int,
@@ -22,7 +23,9 @@ last element)::
       "hints": [None | {"from": seat, "rank": str, "pile": 0..3}],
       "scores": [int],              # match points; partners carry the same total
       "confirmed": [bool],          # scoring phase (match to 500): „Weiter“ pressed
-      "shuffles": int,              # completed piles shuffled so far (RNG counter)
+      "shuffles": int,              # piles shuffled so far (RNG counter)
+      "recycled": int,              # new draw piles made from the build piles
+      "idle_recycles": int,         # ... since the last stock card was played
       "round_result": None | {...}, "score_sheet": [[int] * n],
       "outcome": None | {"winners", "reason", "draw", "points"},
     }
@@ -43,9 +46,12 @@ Actions (``seat`` is the acting player):
 
 ``p`` is a build place 0–3. A free place takes an Ace or a King.
 
-Turn flow: at the start of a turn the hand is filled to five from the draw pile
-(a draw pile that is too short gives what it has; an empty one ends the game
-when a draw is needed). Plays follow, as many as wanted; a hand emptied by
+Turn flow: at the start of a turn the hand is filled to five from the draw pile.
+A draw pile that is too short gives what it has; when it is empty, the build
+piles are shuffled into a new draw pile (``empty_draw="recycle"``, the
+default) – once, and again only after a stock card has been played since the
+last time; otherwise (or with ``"end"``, or no build pile on the table) a
+needed draw from an empty draw pile ends the game. Plays follow, as many as wanted; a hand emptied by
 playing draws five more at once (after a pile completed by that last card went
 under the draw pile). A discard ends the turn. A complete pile (twelve cards,
 the top standing for the Queen – also a King there) is shuffled under the draw
@@ -61,7 +67,8 @@ like an empty draw pile).
 
 Events are codes with data only, never text: ``deal`` (round, dealer, starter,
 stock_size, stock_tops), ``turn`` (seat), ``draw`` (seat, count, wanted,
-reason "turn" | "empty_hand"; never the cards), ``play`` (seat, source, index,
+reason "turn" | "empty_hand"; never the cards), ``recycle`` (count: build-pile
+cards that became the new draw pile), ``play`` (seat, source, index,
 card, pile, value, stock_top: the newly revealed top or None), ``complete``
 (pile, to "draw_pile" | "gone"), ``discard`` (seat, card, pile, forced),
 ``end_turn`` (seat, forced), ``skip`` (seat), ``stock_empty`` (seat),
@@ -110,6 +117,7 @@ from .rules import (
     fits,
     is_card,
     is_king,
+    max_stock,
     rank,
     round_points,
     sort_cards,
@@ -139,10 +147,12 @@ def _clone(state: dict) -> dict:
 def new_game(seed: int, players: int, options: dict | None = None) -> dict:
     """A fresh game, dealt, with the starting player's hand filled.
 
-    ``options``: ``stock_size`` (10–30; default by player count, see
+    ``options``: ``stock_size`` (8–30; default by player count, see
     ``rules.DEFAULT_STOCK``), ``completed`` ("shuffle" | "remove"), ``match``
     ("single" | "500"), ``teams`` (bool, 4 or 6 players), ``kartenlos_all``
-    (bool: a player wins only with no card left at all), ``names``.
+    (bool: a player wins only with no card left at all), ``empty_draw``
+    ("recycle" | "end": whether an empty draw pile is rebuilt from the build
+    piles), ``names``.
     """
     options = dict(options or {})
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -150,8 +160,10 @@ def new_game(seed: int, players: int, options: dict | None = None) -> dict:
     stock_size = options.get("stock_size") or default_stock(players)
     if not isinstance(stock_size, int) or not STOCK_MIN <= stock_size <= STOCK_MAX:
         raise ValueError(f"Der Spielerstapel muss {STOCK_MIN} bis {STOCK_MAX} Karten haben.")
-    if players * (stock_size + HAND_SIZE) > DECKS * len(DECK):
-        raise ValueError("So viele Karten pro Spielerstapel reichen nicht für alle.")
+    if stock_size > max_stock(players):
+        raise ValueError(
+            f"Mit {players} Spielern hat ein Spielerstapel höchstens {max_stock(players)} Karten."
+        )
     completed = options.get("completed", SHUFFLE)
     if completed not in COMPLETED:
         raise ValueError(f"Unbekannte Regel für fertige Stapel „{completed}“.")

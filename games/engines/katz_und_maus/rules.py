@@ -100,6 +100,11 @@ def default_stock(players: int) -> int:
     return DEFAULT_STOCK[players]
 
 
+def max_stock(players: int) -> int:
+    """The largest stock that still leaves every player a first hand of five."""
+    return min(STOCK_MAX, DECK_SIZE // players - HAND_SIZE)
+
+
 def teams_for(players: int, teams: bool) -> list[list[int]]:
     """The sides of a game: partners sit opposite (seat i and i + n/2)."""
     if not teams:
