@@ -43,7 +43,7 @@ def present(stats: EngineStatistics) -> dict:
     games = stats.deals
     at_limit = round(figures["share_limit"] * games)
     facts = [
-        ("Simulierte Partien", number(games), "Beginner abwechselnd, wie in der Demo"),
+        ("Simulierte Partien", number(games), "wer beginnt, wechselt – wie in der Demo"),
         (
             "Median",
             f"{moves_text(figures['median_moves'])} Züge",
@@ -78,6 +78,7 @@ def present(stats: EngineStatistics) -> dict:
         "computed_at": stats.computed_at,
         "facts": [{"label": a, "value": b, "note": c} for a, b, c in facts],
         "median": moves_text(figures["median_moves"]),
+        "median_value": figures["median_moves"],  # for pluralisation
         "histogram": histogram(figures, games),
     }
 
@@ -107,6 +108,10 @@ def histogram(figures: dict, games: int) -> dict:
                 "height": TOP + plot_height - y(share),
                 "label": label,
                 "count": number(item["count"]),
+                # Raw numbers for the template's pluralize („1 Partie“, „1 Zug“); a range
+                # of moves („100–199“) is plural, only a bin of exactly one move is not.
+                "number": item["count"],
+                "moves_to": item["to"] if item["from"] == item["to"] else 2,
                 "share": percent(share),
                 "tail": tail,
             }

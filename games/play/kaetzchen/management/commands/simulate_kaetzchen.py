@@ -11,7 +11,7 @@ ENGINE = "kaetzchen"
 
 class Command(BaseCommand):
     help = (
-        "Simuliert zufällige Partien Kätzchen-Angeln (Beginner abwechselnd) und speichert "
+        "Simuliert zufällige Partien Kätzchen-Angeln (wer beginnt, wechselt von Partie zu Partie) und speichert "
         "die Kennzahlen für den Abschnitt „Statistik“."
     )
 
@@ -45,5 +45,5 @@ class Command(BaseCommand):
             f"Statistik gespeichert: {deals} Partien, Median {figures['median_moves']} Züge, "
             f"Mittel {figures['mean_moves']:.1f}, über 500: {figures['share_over_500']:.1%}, "
             f"über 1000: {figures['share_over_1000']:.1%}, Limit: {figures['share_limit']:.2%}, "
-            f"Beginner gewinnt: {figures['starter_win_rate']:.1%}."
+            f"Startspieler gewinnt: {figures['starter_win_rate']:.1%}."
         )
