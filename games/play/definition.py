@@ -151,6 +151,8 @@ class GameDefinition:
             {
                 "key": option.key,
                 "label": option.label,
+                # Short labels („20 Punkte“) sit several to a row.
+                "compact": all(len(choice.label) <= 12 for choice in option.choices),
                 "choices": [
                     {
                         **choice.__dict__,
