@@ -534,3 +534,25 @@ def test_kartenlos_for_all_ends_when_nothing_fits_fewest_cards_win():
     assert types(events)[-4:] == ["skip", "skip", "round_end", "game_over"]
     assert outcome(state)["reason"] == "stuck"
     assert outcome(state)["winners"] == [0], "one card left against two"
+
+
+def test_apply_never_mutates_its_input():
+    state = arrange(
+        2, stocks=[["9H", "AD"], ["9D"]], hands=[["QC"], []], build=[RUN], draw_top=["2C"]
+    )
+    frozen = json.dumps(state)
+    new, events = play(state, 0, "hand", 0, card="QC")  # completes, refills
+    assert "complete" in types(events) and "draw" in types(events)
+    assert json.dumps(state) == frozen and new != state
+
+
+def test_simulate_returns_the_statistics_figures():
+    from games.engines.katz_und_maus import simulate
+
+    result = simulate(3, 1, players=(2, 6))
+    assert [row["players"] for row in result["rows"]] == [2, 6]
+    row = result["rows"][0]
+    assert row["stock_size"] == DEFAULT_STOCK[2] and row["games"] == 3
+    assert abs(row["stock_empty"] + row["exhausted"] + row["stuck"] + row["limit"] - 1) < 1e-9
+    assert {"turns_mean", "turns_median", "draws", "starter_wins", "starter_fair"} <= set(row)
+    assert json.loads(json.dumps(result)) == result

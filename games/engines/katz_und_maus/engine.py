@@ -930,6 +930,7 @@ def view(state: dict, seat: int | None) -> dict:
                 "discards": [list(pile) for pile in state["discards"][s]],
                 "partner": partner(state, s),
                 "kartenlos": kartenlos(state, s) and not state["out"][s],
+                "finished": finished(state, s) and not state["out"][s],
                 "left": state["left"][s],
                 "out": state["out"][s],
                 "score": state["scores"][s],
