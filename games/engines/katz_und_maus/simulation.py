@@ -18,6 +18,7 @@ with the strategic bots of ``bots`` (every seat a bot, every move through
         "stuck": float, "limit": float,
         "starter_wins": float,       # the starting player (or team) won alone
         "starter_fair": float,       # 1 / number of sides
+        "turns_histogram": [[first_turn, games], ...],  # bins of HISTOGRAM_BIN turns
       }]
     }
 """
@@ -30,6 +31,19 @@ import statistics
 from .bots import bot_action
 from .engine import apply, new_game, outcome, to_act, view
 from .rules import DEFAULT_STOCK, MAX_PLAYERS, MIN_PLAYERS
+
+HISTOGRAM_BIN = 10
+
+
+def _histogram(turns: list[int]) -> list[list[int]]:
+    bins: dict[int, int] = {}
+    for count in turns:
+        start = (count - 1) // HISTOGRAM_BIN * HISTOGRAM_BIN + 1
+        bins[start] = bins.get(start, 0) + 1
+    if not bins:
+        return []
+    first, last = min(bins), max(bins)
+    return [[start, bins.get(start, 0)] for start in range(first, last + 1, HISTOGRAM_BIN)]
 
 
 def play_one(seed: int, players: int, options: dict | None = None, policies=None) -> dict:
@@ -75,6 +89,7 @@ def _row(players: int, stock_size: int, results: list[dict], teams: bool) -> dic
         "limit": round(reasons.count("limit") / games, 3),
         "starter_wins": round(starter_wins / games, 3),
         "starter_fair": round(1 / sides, 3),
+        "turns_histogram": _histogram(turns),
     }
 
 
