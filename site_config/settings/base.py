@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "games.play.kaetzchen",
     "games.play.alpaka",
     "games.play.the_cat",
+    "games.play.katz_und_maus",
 ]
 
 MIDDLEWARE = [
