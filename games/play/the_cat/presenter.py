@@ -1,0 +1,491 @@
+"""The Cat at a table (online room or in-page demo): how one seat's view is shown.
+
+``present`` turns ``the_cat.view(state, seat)`` plus the public event log – and
+nothing else – into the context of ``play/the_cat/table.html``. The engine's
+view already leaves out everything hidden (other players' stacks, the viewer's
+own stacks not in hand, the removed moods before the reveal); card ids appear
+here only for the open middle and the viewer's own hand. ``describe`` words the
+engine's events for the viewer („Minka tauscht …“, „Du rufst Stopp!“).
+"""
+
+from __future__ import annotations
+
+import math
+
+from games import clock
+from games.engines import the_cat
+from games.play.definition import TableContext
+
+ROUND_SECONDS = 300  # a round nobody calls ends after five minutes (engine default)
+REVEAL_SECONDS = 45  # rooms: the next round is dealt after 45 s without „Weiter“
+LOG_LENGTH = 10
+NEWS_LENGTH = 4
+
+CHOOSE_FIRST = "Wähle zuerst eine Karte aus deiner Hand, dann die Karte aus der Mitte."
+
+REASONS = {
+    "time": "Die Rundenzeit ist abgelaufen – niemand hat Stopp gerufen.",
+    "given_up": "Alle wollten die Runde beenden – niemand hat Stopp gerufen.",
+    "left": "Jemand hat den Tisch verlassen – die Runde endet ohne Stopp.",
+}
+
+
+def timer_seconds(state: dict) -> int | None:
+    """Only the reveal has a site timer; in play the engine runs its own round clock."""
+    return REVEAL_SECONDS if state["phase"] == the_cat.REVEAL else None
+
+
+def parse_action(data) -> dict | None:
+    """Form fields: ``aktion`` = ``take:<stack>``, ``put_back``, ``stop``, ``give_up``,
+    ``continue``; a swap is ``nimm=<middle card>`` with ``gib=<hand card>`` (the middle
+    card's button, or ``aktion=swap``)."""
+    raw = str(data.get("aktion", "")).strip()
+    want = str(data.get("nimm", "")).strip()
+    if want and raw in ("", "swap"):
+        return {"type": "swap", "give": str(data.get("gib", "")).strip(), "want": want}
+    if raw in ("put_back", "stop", "give_up", "continue"):
+        return {"type": raw}
+    kind, _, stack = raw.partition(":")
+    if kind == "take" and stack.isdigit():
+        return {"type": "take", "stack": int(stack)}
+    return None
+
+
+# --- Cards and words -------------------------------------------------------------
+
+
+def mood_name(mood: str) -> str:
+    return the_cat.MOOD_NAMES.get(mood, mood)
+
+
+def card(card_id: str, **extra) -> dict:
+    mood = the_cat.mood_of(card_id)
+    return {"id": card_id, "mood": mood, "name": mood_name(mood), **extra}
+
+
+def quoted(mood: str) -> str:
+    return f"„{mood_name(mood)}“"
+
+
+def points(n: int) -> str:
+    return "1 Punkt" if n == 1 else f"{n} Punkte"
+
+
+def join_names(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " und " + names[-1]
+
+
+class _Words:
+    """„du“ for the viewer, the display name for everyone else."""
+
+    def __init__(self, names: list[str], me: int | None):
+        self.names = names
+        self.me = me
+
+    def who(self, seat: int, capital: bool = True) -> str:
+        if seat == self.me:
+            return "Du" if capital else "du"
+        return self.names[seat]
+
+    def verb(self, seat: int, third: str, second: str) -> str:
+        return second if seat == self.me else third
+
+
+def describe(event: dict, me: int | None, names: list[str]) -> str:
+    """One engine event as a German sentence for the seat ``me`` (None: a spectator)."""
+    w = _Words(names, me)
+    kind = event.get("type")
+    seat = event.get("seat")
+    if kind == "deal":
+        dealer = event["dealer"]
+        middle = ", ".join(quoted(the_cat.mood_of(c)) for c in event["middle"])
+        return (
+            f"Runde {event['round']}: {w.who(dealer)} {w.verb(dealer, 'gibt', 'gibst')}. "
+            f"In der Mitte liegen {middle}."
+        )
+    if kind == "take":
+        if seat == me:
+            return f"Du nimmst deinen Stapel {event['stack'] + 1} auf."
+        return f"{w.who(seat)} nimmt einen Stapel auf."
+    if kind == "swap":
+        gave, took = quoted(the_cat.mood_of(event["gave"])), quoted(the_cat.mood_of(event["took"]))
+        return (
+            f"{w.who(seat)} {w.verb(seat, 'tauscht', 'tauschst')} {gave} gegen {took} "
+            "aus der Mitte."
+        )
+    if kind == "put_back":
+        return f"{w.who(seat)} {w.verb(seat, 'legt', 'legst')} den Stapel verdeckt zurück."
+    if kind == "stop":
+        return f"{w.who(seat)} {w.verb(seat, 'ruft', 'rufst')} Stopp!"
+    if kind == "give_up":
+        return (
+            f"{w.who(seat)} {w.verb(seat, 'stimmt', 'stimmst')} dafür, die Runde ohne Stopp "
+            "zu beenden."
+        )
+    if kind == "round_end":
+        caller = event["caller"]
+        if caller is None:
+            return f"Runde {event['round']} vorbei: {REASONS.get(event['reason'], '')}".strip()
+        if event["caller_right"]:
+            return (
+                f"Runde {event['round']} vorbei: {w.who(caller)} {w.verb(caller, 'hat', 'hast')} "
+                "richtig gerufen – alle Stapel fertig."
+            )
+        return (
+            f"Runde {event['round']} vorbei: {w.who(caller)} {w.verb(caller, 'hat', 'hast')} "
+            f"zu früh gerufen und {w.verb(caller, 'bekommt', 'bekommst')} 0 Punkte."
+        )
+    if kind == "continue":
+        return f"{w.who(seat)} {w.verb(seat, 'ist', 'bist')} bereit für die nächste Runde."
+    if kind == "continue_forced":
+        return "Es geht ohne weitere Bestätigung weiter."
+    if kind == "leave":
+        return (
+            f"{w.who(seat)} {w.verb(seat, 'verlässt', 'verlässt')} den Raum und "
+            f"{w.verb(seat, 'scheidet', 'scheidest')} aus."
+        )
+    if kind == "game_over":
+        return "Partie vorbei: " + _winners_sentence(event["winners"], event["points"], w)
+    return event.get("text", "")  # room events (a new host) bring their own sentence
+
+
+def _winners_sentence(winners: list[int], totals: list[int], w: _Words) -> str:
+    if not winners:
+        return "Niemand gewinnt."
+    best = points(totals[winners[0]])
+    if len(winners) == 1:
+        return f"{w.who(winners[0])} {w.verb(winners[0], 'gewinnt', 'gewinnst')} mit {best}."
+    ordered = [s for s in winners if s != w.me] + [s for s in winners if s == w.me]
+    names = join_names([w.who(s, capital=i == 0) for i, s in enumerate(ordered)])
+    verb = "gewinnt" if w.me in winners else "gewinnen"
+    return f"{names} {verb} gemeinsam mit je {best}."
+
+
+# Events of others that change nothing the viewer sees in the middle stay out of the
+# live news (they are in the log): four players picking stacks up would drown the rest.
+QUIET = {"take", "put_back", "continue"}
+
+
+# --- The table -------------------------------------------------------------------
+
+
+def present(
+    view: dict,
+    *,
+    bots: set[int] = frozenset(),
+    hosts: set[int] = frozenset(),
+    remaining: int | None = None,
+    log: list[dict] = (),
+    since: int | None = None,
+    you: str = "Du",
+) -> TableContext:
+    """The table for the seat ``view["seat"]`` (None: a spectator).
+
+    ``remaining``: seconds until the room moves on from the reveal (None: no
+    timer); ``log``: the public events as ``{"v": version, "event": …}``, newest
+    last; ``since``: the version the client showed – what is newer is news and
+    the middle cards it changed get a short highlight.
+    """
+    me = view["seat"]
+    names = view["names"]
+    words = _Words(names, me)
+    phase = view["phase"]
+    legal = view["legal_actions"]
+    kinds = {action["type"] for action in legal}
+    fresh = [entry for entry in log if since is not None and entry["v"] > since]
+    # The middle slots someone swapped since the client's last picture (not the
+    # viewer's own swap: they just clicked it) and the hand card the viewer got.
+    changed_slots = {
+        e["event"]["slot"]
+        for e in fresh
+        if e["event"].get("type") == "swap" and e["event"]["seat"] != me
+    }
+    if any(e["event"].get("type") == "deal" for e in fresh):
+        changed_slots = set()  # a new deal is new everywhere; no highlight
+    got = {
+        e["event"]["took"]
+        for e in fresh
+        if e["event"].get("type") == "swap" and e["event"]["seat"] == me
+    }
+    playing = phase == the_cat.PLAY
+    held = view["held"]
+    my_info = view["seats"][me] if me is not None else None
+    in_round = bool(my_info and my_info["in_round"] and not my_info["left"])
+
+    middle = [
+        card(c, slot=slot, changed=slot in changed_slots) for slot, c in enumerate(view["middle"])
+    ]
+    hand = [card(c, new=c in got) for c in view["hand"]] if view["hand"] else None
+    stacks = [
+        {
+            "index": i,
+            "number": i + 1,
+            "held": i == held,
+            "value": f"take:{i}",
+        }
+        for i in range(view["my_stacks"] if in_round else 0)
+    ]
+
+    seats = []
+    for info in view["seats"]:
+        s = info["seat"]
+        if info["left"]:
+            status = "hat den Raum verlassen"
+        elif phase == the_cat.REVEAL:
+            status = "bereit" if info["ready"] else "schaut die Auflösung an"
+        elif playing and not info["in_round"]:
+            status = "setzt diese Runde aus"
+        elif playing and info["holding"]:
+            status = "hält einen Stapel"
+        elif playing:
+            status = "schaut in die Mitte"
+        else:
+            status = ""
+        seats.append(
+            {
+                "seat": s,
+                "name": you if s == me else info["name"],
+                "is_me": s == me,
+                "is_bot": s in bots,
+                "is_host": s in hosts,
+                "is_dealer": s == view["dealer"] and playing,
+                "holding": playing and info["holding"],
+                "stacks": range(info["stacks"] if playing else 0),
+                "stack_count": info["stacks"],
+                "points": info["points"],
+                "points_text": points(info["points"]),
+                "status": status,
+                "gave_up": playing and info["gave_up"],
+                "left": info["left"],
+            }
+        )
+    opponents = seats[me + 1 :] + seats[:me] if me is not None else seats
+
+    actions = {
+        "take": "take" in kinds,
+        "swap": "swap" in kinds,
+        "put_back": "put_back" in kinds,
+        "stop": "stop" in kinds,
+        "give_up": "give_up" in kinds,
+        "continue": "continue" in kinds,
+    }
+    countdown = _countdown(view, me, remaining)
+    news = [
+        describe(e["event"], me, names)
+        for e in fresh
+        if e["event"].get("type") not in QUIET or e["event"].get("seat") == me
+    ][-NEWS_LENGTH:]
+    events = [entry["event"] for entry in log]
+    log_lines = [describe(e, me, names) for e in reversed(events)]
+    return TableContext(
+        {
+            "phase": phase,
+            "round": view["round"],
+            "target": view["target"],
+            "players": len(names),
+            "spectator": me is None,
+            "in_round": in_round,
+            "middle": middle,
+            "hand": hand,
+            "held": held,
+            "held_number": held + 1 if held is not None else None,
+            "stacks": stacks,
+            "seats": seats,
+            "me": seats[me] if me is not None else None,
+            "opponents": opponents,
+            "actions": actions,
+            "gave_up": view["gave_up"],
+            "give_up_waiting": _give_up_waiting(view, me, bots, words),
+            "countdown": countdown,
+            "status": _status(view, me, words, held),
+            "reveal": _reveal(view, me, you, words) if view["round_result"] else None,
+            "sheet": _sheet(view, me, you),
+            "outcome": _outcome(view, me, you, words),
+            "two_players": playing and sum(1 for s in view["seats"] if s["in_round"]) == 2,
+            "log": [line for line in log_lines if line][:LOG_LENGTH],
+            "news": news,
+            "attention": actions["continue"],
+            "finished": phase == the_cat.OVER,
+        }
+    )
+
+
+def _countdown(view: dict, me: int | None, remaining: int | None) -> dict | None:
+    phase = view["phase"]
+    if phase == the_cat.PLAY and view["deadline"] is not None:
+        seconds = max(0, math.ceil(view["deadline"] - clock.now().timestamp()))
+        total = ROUND_SECONDS
+        label = "Rundenzeit"
+        mine = False
+    elif phase == the_cat.REVEAL and remaining is not None:
+        seconds = max(0, remaining)
+        total = REVEAL_SECONDS
+        mine = me is not None and me in view["to_act"]
+        label = "Weiter in" if mine else "Nächste Runde in"
+    else:
+        return None
+    return {
+        "seconds": seconds,
+        "text": f"{seconds // 60}:{seconds % 60:02d}",
+        "total": total,
+        "label": label,
+        "mine": mine,
+    }
+
+
+def _give_up_waiting(view: dict, me: int | None, bots: set[int], words: _Words) -> str:
+    """Who still has to agree before a round nobody calls ends (bots always agree)."""
+    if view["phase"] != the_cat.PLAY or me is None or not view["gave_up"]:
+        return ""
+    missing = [
+        words.who(s["seat"])
+        for s in view["seats"]
+        if s["in_round"]
+        and not s["left"]
+        and not s["gave_up"]
+        and s["seat"] not in bots
+        and not s["bot"]
+    ]
+    return join_names(missing)
+
+
+def _status(view: dict, me: int | None, words: _Words, held: int | None) -> str:
+    phase = view["phase"]
+    if phase == the_cat.OVER:
+        return "Die Partie ist vorbei."
+    if phase == the_cat.REVEAL:
+        result = view["round_result"]
+        if me is not None and me in view["to_act"]:
+            return (
+                f"Runde {result['round']} ist vorbei. Sieh dir die Auflösung an und klicke auf "
+                "„Weiter“."
+            )
+        return f"Runde {result['round']} ist vorbei. Gleich wird neu gegeben."
+    if me is None:
+        return "Alle spielen gleichzeitig – du schaust zu."
+    info = view["seats"][me]
+    if info["left"]:
+        return "Du hast den Raum verlassen."
+    if not info["in_round"]:
+        return "Du spielst in dieser Runde nicht mit."
+    if held is not None:
+        return (
+            f"Du hältst deinen Stapel {held + 1}. Wähle eine Karte aus deiner Hand, dann die "
+            "Karte aus der Mitte, die du dafür willst – oder leg den Stapel zurück."
+        )
+    return (
+        "Tippe auf einen deiner Stapel, um ihn aufzunehmen. Sind alle Stapel fertig, ruf „Stopp!“."
+    )
+
+
+def _reveal(view: dict, me: int | None, you: str, words: _Words) -> dict:
+    result = view["round_result"]
+    caller = result["caller"]
+    rows = []
+    for row in result["rows"]:
+        s = row["seat"]
+        if not row["in_round"]:
+            continue
+        stacks = [
+            {
+                "cards": [card(c) for c in stack["cards"]],
+                "finished": stack["finished"],
+                "mark": "fertig" if stack["finished"] else "nicht fertig",
+                "label": (
+                    f"Stapel {i + 1}: "
+                    + ", ".join(mood_name(the_cat.mood_of(c)) for c in stack["cards"])
+                    + (" – fertig" if stack["finished"] else " – nicht fertig")
+                ),
+            }
+            for i, stack in enumerate(row["stacks"])
+        ]
+        finished = row["finished"]
+        if row["caller"] and result["caller_right"]:
+            calc = f"{finished} Stapel + 1 Bonus = {points(row['points'])}"
+        elif row["caller"]:
+            calc = f"Stopp zu früh: {points(0)} (statt {finished})"
+        else:
+            calc = (
+                f"{finished} fertige{'r' if finished == 1 else ''} Stapel = {points(row['points'])}"
+            )
+        rows.append(
+            {
+                "name": you if s == me else view["names"][s],
+                "is_me": s == me,
+                "caller": row["caller"],
+                "stacks": stacks,
+                "finished": finished,
+                "points": row["points"],
+                "calc": calc,
+                "total": row["total"],
+                "ready": view["seats"][s]["ready"],
+                "left": view["seats"][s]["left"],
+            }
+        )
+    if caller is None:
+        headline = REASONS.get(result["reason"], "")
+    elif result["caller_right"]:
+        headline = (
+            f"{words.who(caller)} {words.verb(caller, 'hat', 'hast')} Stopp gerufen – zu Recht: "
+            "alle Stapel fertig, dafür gibt es einen Bonuspunkt."
+        )
+    else:
+        headline = (
+            f"{words.who(caller)} {words.verb(caller, 'hat', 'hast')} Stopp gerufen, aber nicht "
+            f"alle Stapel waren fertig – {'du bekommst' if caller == me else 'dafür gibt es'} "
+            "0 Punkte in dieser Runde."
+        )
+    waiting = [you if s == me else view["names"][s] for s in view["to_act"]]
+    return {
+        "round": result["round"],
+        "headline": headline,
+        "rows": rows,
+        "middle": [card(c) for c in result["middle"]],
+        "removed": [mood_name(m) for m in result["removed"] or []],
+        "waiting": join_names(waiting),
+    }
+
+
+def _sheet(view: dict, me: int | None, you: str) -> dict | None:
+    if not view["score_sheet"]:
+        return None
+    names = [you if s == me else name for s, name in enumerate(view["names"])]
+    rounds = [
+        {
+            "number": number,
+            "cells": ["–" if value is None else f"+{value}" if value else "0" for value in row],
+        }
+        for number, row in enumerate(view["score_sheet"], start=1)
+    ]
+    return {"names": names, "rounds": rounds, "totals": list(view["scores"])}
+
+
+def _outcome(view: dict, me: int | None, you: str, words: _Words) -> dict | None:
+    result = view["outcome"]
+    if result is None:
+        return None
+    totals = result["points"]
+    order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
+    standings = []
+    place, previous = 0, None
+    for index, s in enumerate(order):
+        if totals[s] != previous:
+            place, previous = index + 1, totals[s]
+        left = view["seats"][s]["left"]
+        standings.append(
+            {
+                "place": None if left else place,
+                "name": you if s == me else view["names"][s],
+                "is_me": s == me,
+                "points": totals[s],
+                "points_text": points(totals[s]),
+                "winner": s in result["winners"],
+                "left": left,
+            }
+        )
+    summary = _winners_sentence(result["winners"], totals, words)
+    if result["reason"] == "abandoned":
+        summary = "Es sind zu wenige Spieler übrig. " + summary
+    return {"standings": standings, "summary": summary, "won": me in result["winners"]}
