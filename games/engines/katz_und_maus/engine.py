@@ -11,7 +11,8 @@ last element)::
       "empty_draw": "recycle" | "end",
       "sides": [[seat, ...]],       # teams: [[0, 2], [1, 3]]; else one seat each
       "phase": "play" | "scoring" | "over",
-      "round": int, "dealer": seat, "turn": seat | None, "turns": int,
+      "round": int, "dealer": seat, "turn": seat | None,
+      "turns": int, "plays": int,   # this game so far (safety limits)
       "draw_pile": [card],          # face down; the top is the last element
       "gone": [card],               # out of this game: removed piles, leavers' cards
       "build": [[card] * 4],        # the four build places („Baustapel“); [] = free
@@ -62,8 +63,8 @@ also mid-turn; teams: both partners' stocks are empty; ``kartenlos_all``: no
 card left at all), when a needed draw finds the draw pile empty (fewest stock
 cards win, a tie is a draw), when every remaining player's stock is empty and
 nothing fits any more („stuck“, ``kartenlos_all`` only: fewest cards win), or
-after ``MAX_TURNS`` turns (a safety net that real games never reach, scored
-like an empty draw pile).
+after ``MAX_TURNS`` turns or ``MAX_PLAYS`` plays (a safety net that real games
+never reach, scored like an empty draw pile).
 
 Events are codes with data only, never text: ``deal`` (round, dealer, starter,
 stock_size, stock_tops), ``turn`` (seat), ``draw`` (seat, count, wanted,
@@ -131,6 +132,7 @@ OVER = "over"
 FIRST_DEALER = 0  # seat 0 deals the first game, so seat 1 starts
 MAX_IDLE_RECYCLES = 1  # recycles in a row without a stock card played
 MAX_TURNS = 2000  # safety net per game; bot games need well under 300
+MAX_PLAYS = 20_000  # the same for plays per game (a turn may go on and on in theory)
 
 CONTINUE = {"type": "continue"}
 END = {"type": "end"}
@@ -197,6 +199,7 @@ def new_game(seed: int, players: int, options: dict | None = None) -> dict:
         "dealer": None,
         "turn": None,
         "turns": 0,
+        "plays": 0,
         "draw_pile": [],
         "gone": [],
         "build": [[] for _ in range(BUILD_PILES)],
@@ -253,6 +256,7 @@ def _deal(state: dict, events: list) -> None:
     state["recycled"] = 0
     state["idle_recycles"] = 0
     state["turns"] = 0
+    state["plays"] = 0
     state["phase"] = PLAY
     state["turn"] = None
     events.append(
@@ -526,6 +530,7 @@ def _play(
     state: dict, seat: int, source: str, index: int | None, card: str, pile: int
 ) -> list[dict]:
     events: list[dict] = []
+    state["plays"] += 1
     stock = state["stocks"][seat]
     if source == "stock":
         stock.pop()
@@ -557,6 +562,9 @@ def _play(
     if source == "stock" and not stock:
         events.append({"type": "stock_empty", "seat": seat})
     if _check_finished(state, seat, events):
+        return events
+    if state["plays"] > MAX_PLAYS:
+        _end_round(state, "limit", None, events)
         return events
     # An emptied hand draws five more at once and the turn goes on.
     hand_empty = not state["hands"][seat] and not kartenlos(state, seat)
