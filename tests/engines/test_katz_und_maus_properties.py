@@ -89,18 +89,18 @@ def play_out(seed, players, options, policy_names, *, hooks=False, check_every=1
         roll = rng.random()
         if hooks and roll < 0.01:
             entry = {"op": "timeout"}
-            state, _ = timeout(state)
+            state, events = timeout(state)
         elif hooks and roll < 0.012:
             seat = rng.randrange(players)
             if state["left"][seat]:
                 continue
             entry = {"op": "remove_player", "seat": seat}
-            state, _ = remove_player(state, seat)
+            state, events = remove_player(state, seat)
         elif hooks and state["teams"] and roll < 0.03:
             seat = rng.randrange(players)
             action = {"type": "hint", "rank": rng.choice(["A", "5", "K"]), "pile": rng.randrange(4)}
             try:
-                state, _ = apply(state, seat, action)
+                state, events = apply(state, seat, action)
             except IllegalAction:
                 continue
             entry = {"seat": seat, "action": action}
@@ -108,13 +108,13 @@ def play_out(seed, players, options, policy_names, *, hooks=False, check_every=1
             seat = to_act(state)[0]
             action = bot_continue(view(state, seat))
             entry = {"seat": seat, "action": action}
-            state, _ = apply(state, seat, action)
+            state, events = apply(state, seat, action)
         else:
             seat = to_act(state)[0]
             before = copy.deepcopy(state) if steps % 50 == 0 else None
             frozen = json.dumps(state) if before is not None else None
             action = policies[seat](view(state, seat), rng)
-            new, _ = apply(state, seat, action)
+            new, events = apply(state, seat, action)
             if before is not None:
                 assert json.dumps(state) == frozen, "apply never mutates its input"
             state = new
@@ -122,7 +122,8 @@ def play_out(seed, players, options, policy_names, *, hooks=False, check_every=1
         log.append(entry)
         if steps % check_every == 0:
             check_invariants(state)
-        check_round_result(state)
+        if any(event["type"] == "round_end" for event in events):
+            check_round_result(state)
     check_invariants(state)
     return state, log
 
