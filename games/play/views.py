@@ -151,32 +151,31 @@ def _respond(request, definition, outcome, *, since=None, show_refusal=True, sta
     return response
 
 
+def _versioned(request, slug, make_action, *, show_refusal: bool = True):
+    """A game request naming the version it expects; the answer announces what is new."""
+    definition = _definition(slug, request)
+    expected = expected_version(request)
+    outcome = _perform(request, definition, make_action(definition), expected)
+    return _respond(request, definition, outcome, since=expected, show_refusal=show_refusal)
+
+
 @require_POST
 @vary_on_headers("HX-Request")
 def start(request, slug):
-    definition = _definition(slug, request)
-    expected = expected_version(request)
-    outcome = _perform(request, definition, driver.start_action(definition, request.POST), expected)
-    return _respond(request, definition, outcome, since=expected)
+    return _versioned(request, slug, lambda game: driver.start_action(game, request.POST))
 
 
 @require_POST
 @vary_on_headers("HX-Request")
 def act(request, slug):
-    definition = _definition(slug, request)
-    expected = expected_version(request)
-    outcome = _perform(request, definition, driver.act_action(definition, request.POST), expected)
-    return _respond(request, definition, outcome, since=expected)
+    return _versioned(request, slug, lambda game: driver.act_action(game, request.POST))
 
 
 @require_POST
 @vary_on_headers("HX-Request")
 def bot(request, slug):
     """The next bot move, asked for by the client (it is refused silently when out of step)."""
-    definition = _definition(slug, request)
-    expected = expected_version(request)
-    outcome = _perform(request, definition, driver.bot_action(definition), expected)
-    return _respond(request, definition, outcome, since=expected, show_refusal=False)
+    return _versioned(request, slug, driver.bot_action, show_refusal=False)
 
 
 def _confirm_page(request, definition, kind: str, template: str):
