@@ -58,9 +58,19 @@ def mood_name(mood: str) -> str:
     return the_cat.MOOD_NAMES.get(mood, mood)
 
 
+# Where the longer names may break on a narrow card (soft hyphens, shown only on cards).
+BREAKS = {
+    "verschlafen": "ver\u00adschla\u00adfen",
+    "erschrocken": "er\u00adschro\u00adcken",
+    "neugierig": "neu\u00adgie\u00adrig",
+    "beleidigt": "be\u00adlei\u00addigt",
+}
+
+
 def card(card_id: str, **extra) -> dict:
     mood = the_cat.mood_of(card_id)
-    return {"id": card_id, "mood": mood, "name": mood_name(mood), **extra}
+    name = mood_name(mood)
+    return {"id": card_id, "mood": mood, "name": name, "short": BREAKS.get(mood, name), **extra}
 
 
 def quoted(mood: str) -> str:
@@ -372,8 +382,8 @@ def _status(view: dict, me: int | None, words: _Words, held: int | None) -> str:
         return "Du spielst in dieser Runde nicht mit."
     if held is not None:
         return (
-            f"Du hältst deinen Stapel {held + 1}. Wähle eine Karte aus deiner Hand, dann die "
-            "Karte aus der Mitte, die du dafür willst – oder leg den Stapel zurück."
+            f"Du hältst deinen Stapel {held + 1}: Wähle eine Handkarte, dann eine Karte aus "
+            "der Mitte – oder leg den Stapel zurück."
         )
     return (
         "Tippe auf einen deiner Stapel, um ihn aufzunehmen. Sind alle Stapel fertig, ruf „Stopp!“."
@@ -392,7 +402,7 @@ def _reveal(view: dict, me: int | None, you: str, words: _Words) -> dict:
             {
                 "cards": [card(c) for c in stack["cards"]],
                 "finished": stack["finished"],
-                "mark": "fertig" if stack["finished"] else "nicht fertig",
+                "mark": f"✓ {mood_name(stack['mood'])}" if stack["finished"] else "✗ nicht fertig",
                 "label": (
                     f"Stapel {i + 1}: "
                     + ", ".join(mood_name(the_cat.mood_of(c)) for c in stack["cards"])

@@ -1,0 +1,224 @@
+"""The Cat in the browser: a scripted demo round against slow bots that ends with the
+reader's correct „Stopp!“ (4 stacks + 1 bonus = 5 points), axe on the table and the
+reveal, a phone without horizontal scrolling, and two players in a room racing for
+one middle card.
+
+The site's clock is frozen (``games.clock``): bots act only when the test moves it,
+so every run sees the same bot steps.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from games import clock as game_clock
+from games.engines import the_cat
+from games.models import DemoGame
+from rooms.models import Room
+from tests.browser.conftest import DESKTOP, PHONE, assert_accessible
+from tests.factories import make_article, make_game
+from tests.rooms.conftest import Clock
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+DEMO = "/spiele/the-cat/demo/"
+BODY = "#the_cat-demo-body"
+
+
+@pytest.fixture
+def cat(monkeypatch):
+    game = make_game("the-cat", title="The Cat", demo_engine="the_cat", players_max=4)
+    make_article(game)
+    monkeypatch.setattr("rooms.services.new_seed", lambda: 4242)
+    return game
+
+
+@pytest.fixture
+def frozen():
+    fake = Clock()
+    fake.now = datetime.now(UTC).replace(microsecond=0)
+    game_clock.set_clock(lambda: fake.now)
+    yield fake
+    game_clock.set_clock(None)
+
+
+@pytest.fixture
+def open_browser(browser, live_server):
+    """New browser windows (own cookies) that fail the test on console errors or foreign requests."""
+    contexts = []
+    problems = []
+
+    def open_(viewport):
+        context = browser.new_context(viewport=viewport, locale="de-DE", base_url=live_server.url)
+        page = context.new_page()
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        page.on(
+            "request",
+            lambda r: (
+                problems.append(r.url)
+                if not r.url.startswith((live_server.url, "data:", "about:"))
+                else None
+            ),
+        )
+        contexts.append(context)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+    assert problems == []
+
+
+def shot(page, name, selector=".cat"):
+    """Like ``screenshot``, but only the table (the full page is mostly article)."""
+    directory = os.environ.get("SCREENSHOT_DIR")
+    if directory:
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        page.locator(selector).first.screenshot(
+            path=str(Path(directory) / f"{name}.png"), caret="initial"
+        )
+
+
+def no_overflow(page, width):
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def version(page) -> int:
+    return int(page.locator(BODY).get_attribute("data-version"))
+
+
+def arrange(fake):
+    """Round 1 of a 3-player demo (4 stacks each): three finished stacks and one
+    that needs the „albern“ card from the middle. No bot holds an „albern“ card."""
+    demo = DemoGame.objects.get(engine="the_cat")
+    options = {
+        "names": ["Du", "Minka", "Tiger"],
+        "bots": {"1": "gemuetlich", "2": "gemuetlich"},
+        "round_seconds": 300,
+    }
+    stacks = [
+        [["grimmig"] * 4, ["frech"] * 4, ["stolz"] * 4, ["albern"] * 3 + ["traurig"]],
+        [None] * 4,
+        [None] * 4,
+    ]
+    middle = ["albern", "verwirrt", "hungrig", "verliebt"]
+    state = the_cat.arranged(3, stacks, middle, options, now=fake.now.timestamp())
+    demo.state, demo.log = state, []
+    demo.bot_due = datetime.fromtimestamp(the_cat.next_due(state), UTC)
+    demo.version += 1
+    demo.save()
+
+
+def test_demo_round_against_slow_bots_ends_with_a_correct_stop(cat, frozen, open_browser):
+    page = open_browser(DESKTOP)
+    page.goto(DEMO)
+    page.get_by_text("gemütlich", exact=True).click()
+    page.get_by_role("button", name="Spiel starten").click()
+    expect(page.locator(".cat-status")).to_contain_text("Tippe auf einen deiner Stapel")
+    arrange(frozen)
+    page.reload()
+    expect(page.locator(".cat-player")).to_have_count(2)
+    expect(page.locator(".cat-middle .cat-card")).to_have_count(4)
+
+    page.get_by_role("button", name="Stapel 4 aufnehmen").click()
+    hand = page.locator(".cat-hand")
+    expect(hand).to_contain_text("Deine Hand: Stapel 4")
+    expect(hand.locator(".cat-card")).to_have_count(4)
+    assert_accessible(page)
+    shot(page, "the-cat-demo-hand-desktop")
+
+    # The reader chooses the odd card; meanwhile the bots act (the clock moves) and
+    # the table is redrawn – the choice stays.
+    hand.get_by_text("traurig").click()
+    shown = version(page)
+    frozen.advance(8)
+    expect(page.locator(BODY)).not_to_have_attribute("data-version", str(shown))
+    expect(page.locator(".cat-player.is-holding, .cat-card.is-changed").first).to_be_visible()
+    expect(hand.locator("input[name=gib]:checked")).to_have_count(1)
+    expect(hand.locator("input[name=gib]:checked")).to_have_attribute(
+        "value", re.compile(r"^traurig-")
+    )
+
+    page.get_by_role("button", name=re.compile(r"^albern aus der Mitte nehmen")).click()
+    expect(hand.locator(".cat-card__name", has_text="albern")).to_have_count(4)
+    expect(page.locator(".cat-middle")).to_contain_text("traurig")
+
+    page.get_by_role("button", name="Stopp!").click()
+    reveal = page.locator(".cat-reveal")
+    expect(reveal).to_contain_text("Auflösung – Runde 1")
+    expect(reveal).to_contain_text("zu Recht")
+    mine = reveal.locator(".cat-row.is-me")
+    expect(mine).to_contain_text("4 Stapel + 1 Bonus = 5 Punkte")
+    expect(mine.locator(".cat-mini.is-done")).to_have_count(4)
+    expect(page.locator(".cat-sheet__table tfoot")).to_contain_text("5")
+    row = DemoGame.objects.get(engine="the_cat")
+    assert row.state["scores"][0] == 5 and row.state["round_result"]["caller_right"] is True
+    assert_accessible(page)
+    shot(page, "the-cat-demo-reveal-desktop")
+
+    page.set_viewport_size(PHONE)
+    no_overflow(page, PHONE["width"])
+    shot(page, "the-cat-demo-reveal-phone")
+    page.get_by_role("button", name="Weiter").click()
+    expect(page.locator(".cat-bar__round")).to_have_text("Runde 2")
+    no_overflow(page, PHONE["width"])
+
+
+def test_demo_on_a_phone_fits_and_is_accessible(cat, frozen, open_browser):
+    page = open_browser(PHONE)
+    page.goto("/spiele/the-cat/")
+    demo = page.locator("#the_cat-demo")
+    demo.get_by_role("button", name="Spiel starten").click()
+    expect(demo.locator(".cat-stack")).to_have_count(4)
+    demo.get_by_role("button", name="Stapel 1 aufnehmen").click()
+    expect(demo.locator(".cat-hand .cat-card")).to_have_count(4)
+    no_overflow(page, PHONE["width"])
+    assert_accessible(page)
+    demo.scroll_into_view_if_needed()
+    shot(page, "the-cat-demo-hand-phone")
+
+
+def test_two_players_in_a_room_race_for_one_middle_card(cat, frozen, open_browser):
+    anna = open_browser(DESKTOP)
+    anna.goto("/spiele/the-cat/raum/neu/")
+    anna.get_by_label("Dein Name am Tisch").fill("Anna")
+    anna.get_by_role("button", name="Raum eröffnen").click()
+    expect(anna).to_have_url(re.compile(r"/spiele/the-cat/raum/[\w-]{16}/$"))
+    ben = open_browser(PHONE)
+    ben.goto(anna.url)
+    ben.get_by_label("Dein Name am Tisch").fill("Ben")
+    ben.get_by_role("button", name="Beitreten").click()
+    anna.get_by_role("button", name="Bot hinzufügen").click()
+    anna.get_by_role("button", name="Partie starten").click()
+    for page in (anna, ben):
+        page.get_by_role("button", name="Stapel 1 aufnehmen").click()
+        expect(page.locator(".cat-hand .cat-card")).to_have_count(4)
+    # Both choose a hand card and aim at the same middle card on the same picture:
+    # Ben's table is not redrawn meanwhile (his polls hear "nothing new").
+    ben.route(re.compile(r"/status/"), lambda route: route.fulfill(status=204))
+    wanted = Room.objects.get().state["middle"][0]
+    for page in (anna, ben):
+        page.locator(".cat-hand label.cat-card").first.click()
+    target = f'button[name="nimm"][value="{wanted}"]'
+    anna.locator(target).click()
+    expect(anna.locator(".cat-hand")).to_contain_text(the_cat.MOOD_NAMES[the_cat.mood_of(wanted)])
+    ben.locator(target).click()
+    expect(ben.locator(".room-note")).to_contain_text(
+        "Zu spät – die Karte hat gerade jemand genommen."
+    )
+    ben.unroute(re.compile(r"/status/"))
+    state = Room.objects.get().state
+    assert wanted in state["stacks"][0][0] and wanted not in state["stacks"][1][0]
+    assert the_cat.card_counts(state)["total"] == 52
+    expect(ben.locator(".cat-hand .cat-card")).to_have_count(4)
+    assert_accessible(ben)
+    no_overflow(ben, PHONE["width"])
+    shot(ben, "the-cat-room-phone", "#room-body")
+    shot(anna, "the-cat-room-desktop", "#room-body")
