@@ -12,6 +12,7 @@ from games.engines import alpaka
 from games.engines.alpaka import texts
 from games.engines.alpaka.rules import VALUES
 from games.play.definition import TableContext
+from games.play.wording import Words, join_names
 
 TURN_SECONDS = 90  # seed 001: „Wer länger als 90 Sekunden nicht reagiert, steigt automatisch aus.“
 SCORING_SECONDS = 45  # seed 001: „Nach 45 Sekunden geht es auch ohne Bestätigung weiter.“
@@ -96,28 +97,6 @@ def _hand_groups(hand: list[str], playable: set[str]) -> list[dict]:
 # --- Words from the viewer's perspective ---------------------------------------
 
 
-class _Words:
-    """Names and verb forms: „du“ for the viewer, the display name for everyone else."""
-
-    def __init__(self, names: list[str], me: int | None):
-        self.names = names
-        self.me = me
-
-    def who(self, seat: int, capital: bool = True) -> str:
-        if seat == self.me:
-            return "Du" if capital else "du"
-        return self.names[seat]
-
-    def verb(self, seat: int, third: str, second: str) -> str:
-        return second if seat == self.me else third
-
-    def many(self, seats: list[int]) -> str:
-        ordered = [s for s in seats if s != self.me] + [s for s in seats if s == self.me]
-        return texts.join_names(
-            [self.who(s, capital=index == 0) for index, s in enumerate(ordered)]
-        )
-
-
 def describe(
     event: dict,
     me: int | None,
@@ -130,7 +109,7 @@ def describe(
 
     ``chips_paid``: name the chips a payment takes (the worked examples do).
     """
-    w = _Words(names, me)
+    w = Words(names, me)
     kind = event.get("type")
     seat = event.get("seat")
     if kind == "deal":
@@ -198,7 +177,7 @@ def describe(
     return event.get("text", "")  # room events (a new host) bring their own sentence
 
 
-def _game_over_sentence(event: dict, w: _Words, target: int | None) -> str:
+def _game_over_sentence(event: dict, w: Words, target: int | None) -> str:
     points = event["points"]
     if event["reason"] == "target" and target is not None:
         reached = [s for s, total in enumerate(points) if total >= target]
@@ -214,7 +193,7 @@ def _game_over_sentence(event: dict, w: _Words, target: int | None) -> str:
     return f"{why} {_winners_sentence(event['winners'], points, w)}".strip()
 
 
-def _winners_sentence(winners: list[int], points: list[int], w: _Words) -> str:
+def _winners_sentence(winners: list[int], points: list[int], w: Words) -> str:
     if not winners:
         return "Niemand gewinnt."
     best = points[winners[0]]
@@ -250,7 +229,7 @@ TIMED_OUT = (
 )
 
 
-def _waiting_reason(view: dict, me: int, words: _Words, events: list[dict] = ()) -> str:
+def _waiting_reason(view: dict, me: int, words: Words, events: list[dict] = ()) -> str:
     if view["phase"] != alpaka.PLAY:
         return "Die Runde ist vorbei."
     mine = view["seats"][me]
@@ -282,7 +261,7 @@ def present(
     me = view["seat"]
     events = [entry["event"] for entry in log]
     names = view["names"]
-    words = _Words(names, me)
+    words = Words(names, me)
     phase = view["phase"]
     turn = view["turn"]
     legal = view["legal_actions"]
@@ -479,7 +458,7 @@ def _score(view, me, words, you) -> dict:
         "round": result["round"],
         "reason": reason,
         "rows": rows,
-        "waiting": texts.join_names(waiting),
+        "waiting": join_names(waiting),
         "englert": view["variant"] == alpaka.ENGLERT,
     }
 

@@ -1,0 +1,32 @@
+"""German words every presenter needs: the viewer is „du“, everybody else their name."""
+
+from __future__ import annotations
+
+
+def join_names(names: list[str]) -> str:
+    """„Anna“, „Anna und Ben“, „Anna, Ben und Cara“."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " und " + names[-1]
+
+
+class Words:
+    """Names and verb forms from one seat's point of view (``me`` None: a spectator)."""
+
+    def __init__(self, names: list[str], me: int | None):
+        self.names = names
+        self.me = me
+
+    def who(self, seat: int, capital: bool = True) -> str:
+        if seat == self.me:
+            return "Du" if capital else "du"
+        return self.names[seat]
+
+    def verb(self, seat: int, third: str, second: str) -> str:
+        """The verb for ``seat``: „legt“ for others, „legst“ for the viewer."""
+        return second if seat == self.me else third
+
+    def many(self, seats: list[int]) -> str:
+        """Several players, the viewer last: „Anna und du“."""
+        ordered = [s for s in seats if s != self.me] + [s for s in seats if s == self.me]
+        return join_names([self.who(s, capital=index == 0) for index, s in enumerate(ordered)])
