@@ -480,7 +480,10 @@ def _deal_new_game(ctx: Locked) -> None:
     room = ctx.room
     seats = _renumber(ctx)
     table = ctx.table()
-    table.deal(new_seed(), [s.name for s in seats], room.options, ctx.now)
+    try:
+        table.deal(new_seed(), [s.name for s in seats], room.options, ctx.now)
+    except ValueError as refused:  # the engine refuses these settings for this many players
+        raise RoomError(str(refused)) from None
     room.status = Room.Status.PLAYING
     room.games_played += 1
     ctx.store(table)
