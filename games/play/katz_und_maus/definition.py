@@ -1,17 +1,112 @@
-"""Katz und Maus's one record (so far: the article's example checks; demo and rooms follow)."""
+"""Katz und Maus's one record: everything the shared layers need to show and run the game.
+
+Players are chosen by the number of bots in the demo and by the seats in a
+room; the engine decides which settings fit that many players (teams only with
+4 or 6, a stock no larger than the deck allows). ``engine_options`` turns the
+form's choices into the engine's options and refuses, in German, what the
+engine would refuse – the demo and rooms show that message and deal nothing.
+"""
 
 from __future__ import annotations
 
-from games.engines import katz_und_maus
-from games.play.definition import GameDefinition
-from games.play.katz_und_maus import examples
+from games.engines import katz_und_maus as km
+from games.engines.base import IllegalAction
+from games.play.definition import Choice, DemoSpec, GameDefinition, Option
+from games.play.katz_und_maus import examples, presenter
+
+ALONE, TEAMS = "allein", "team"
+STANDARD = 0  # the engine's stock size for the player count
+
+
+def engine_options(options: dict, bots: set[int]) -> dict:
+    """The chosen settings -> the engine's options; ``IllegalAction`` when they
+    do not fit the number of players at the table."""
+    players = len(options.get("names") or ())
+    teams = options.get("teams") == TEAMS
+    if teams and players not in (4, 6):
+        raise IllegalAction(
+            f"Im Team spielt ihr nur zu viert oder zu sechst – am Tisch sind {players}. "
+            "Wähle „Jeder für sich“ oder ändere die Zahl der Spieler."
+        )
+    stock = options.get("stock_size") or STANDARD
+    if stock and players and stock > km.max_stock(players):
+        raise IllegalAction(
+            f"Mit {players} Spielern hat ein Spielerstapel höchstens {km.max_stock(players)} "
+            "Karten – wähle einen kleineren."
+        )
+    return {
+        "teams": teams,
+        "stock_size": stock or None,
+        "match": options.get("match", "single"),
+        "completed": options.get("completed", "shuffle"),
+    }
+
 
 KATZ_UND_MAUS = GameDefinition(
     key="katz_und_maus",
     slug="katz-und-maus",
     title="Katz und Maus",
-    module=katz_und_maus,
-    present=None,
-    parse_action=lambda data: None,
+    module=km,
+    present=presenter.present,
+    parse_action=presenter.parse_action,
+    table_template="play/katz_und_maus/table.html",
+    head_template="play/katz_und_maus/head.html",
+    options=(
+        Option(
+            key="teams",
+            label="Spielweise",
+            choices=(
+                Choice(ALONE, "Jeder für sich", "Wer zuerst den Spielerstapel leert, gewinnt."),
+                Choice(
+                    TEAMS,
+                    "Teams",
+                    "Nur zu viert oder zu sechst: Partner sitzen gegenüber und gewinnen gemeinsam.",
+                ),
+            ),
+            default=ALONE,
+        ),
+        Option(
+            key="match",
+            label="Partie",
+            choices=(
+                Choice("single", "Ein Spiel", "Wer zuerst fertig ist, gewinnt."),
+                Choice("500", "Bis 500 Punkte", "25 Punkte plus 5 je Karte der anderen."),
+            ),
+            default="single",
+        ),
+        Option(
+            key="stock_size",
+            label="Spielerstapel",
+            choices=(
+                Choice(STANDARD, "Standard", "20 Karten zu zweit, weniger mit mehr Spielern"),
+                Choice(10, "10 Karten"),
+                Choice(15, "15 Karten"),
+                Choice(20, "20 Karten"),
+                Choice(25, "25 Karten"),
+                Choice(30, "30 Karten"),
+            ),
+            default=STANDARD,
+        ),
+        Option(
+            key="completed",
+            label="Fertige Baustapel",
+            choices=(
+                Choice("shuffle", "Unter den Stapel", "gemischt unter den Nachziehstapel"),
+                Choice("remove", "Aus dem Spiel", "Der Nachziehstapel wird schneller leer."),
+            ),
+            default="shuffle",
+        ),
+    ),
+    timer_seconds=presenter.timer_seconds,
+    opening_events=presenter.opening_events,
+    bot_names=("Paco", "Minka", "Pieps", "Lotte", "Krümel"),
+    bot_delay=(0.6, 0.9),
+    rooms=True,
+    lobby_hint=(
+        "Wer zuerst am Tisch saß, gibt; der Platz danach beginnt. Im Team sitzen Partner "
+        "einander gegenüber (zu viert Platz 1 und 3, zu sechst Platz 1 und 4)."
+    ),
+    demo=DemoSpec(template="play/demo.html", bot_counts=(1, 2, 3, 4, 5), default_bots=1),
     verifiers=examples.VERIFIERS,
+    engine_options=engine_options,
 )
