@@ -64,7 +64,7 @@ def start_demo(client, bots=2, **options) -> str:
     return html(client.post(DEMO + "start/", {**data, **options}, headers=HX))
 
 
-def arrange_demo(clock, stacks, middle, players=3, scores=None):  # noqa: F811
+def arrange_demo(clock, stacks, middle, players=3, scores=None, **more):  # noqa: F811
     """Put a hand-made first round into the visitor's demo row (bots on the clock)."""
     demo = row()
     names = ["Du", *registry.get("the_cat").bot_names[: players - 1]]
@@ -72,6 +72,7 @@ def arrange_demo(clock, stacks, middle, players=3, scores=None):  # noqa: F811
         "names": names,
         "bots": {str(seat): "gemuetlich" for seat in range(1, players)},
         "round_seconds": 300,
+        **more,
     }
     state = the_cat.arranged(
         players, stacks, middle, options, scores=scores, now=clock.now.timestamp()
@@ -355,3 +356,48 @@ def test_two_player_room_hides_the_removed_moods_until_the_reveal(cat_game, cloc
     assert "Zu zweit aus dem Spiel:" in page
     for mood in room().state["removed"]:
         assert presenter.mood_name(mood) in page
+
+
+def test_demo_game_ends_at_the_target_and_offers_another(client, cat_game, clock):  # noqa: F811
+    start_demo(client, bots=1, cheat="an", target=12)
+    state = row().state
+    assert state["cheaters"] == [False, True] and state["target"] == 12
+    arrange_demo(
+        clock,
+        [[["grimmig"] * 4, ["frech"] * 4, ["stolz"] * 4, ["albern"] * 4], [None] * 4],
+        None,
+        players=2,
+        scores=[9, 11],
+        target=12,
+    )
+    page = html(client.post(MOVE, {"aktion": "stop"}, headers=HX))
+    state = row().state
+    assert state["phase"] == the_cat.OVER and state["outcome"]["winners"] == [0]
+    assert "Gewonnen!" in page and "Du gewinnst mit 14 Punkten." in page
+    assert "Noch eine Partie" in page and "Zu zweit aus dem Spiel:" in page
+    assert_nothing_hidden(page, state, 0)
+    page = html(client.post(DEMO + "start/", {"version": row().version, "bots": 1}, headers=HX))
+    assert row().state["phase"] == the_cat.PLAY and row().state["scores"] == [0, 0]
+
+
+def test_news_are_worded_for_each_viewer(room_players, clock):  # noqa: F811
+    anna, ben = room_players
+    version = room().version
+    clock.advance(30)
+    live = re.search(r'id="room-live"[^>]*>(.*?)</div>', anna.poll(version), re.S).group(1)
+    assert "Minka tauscht „" in live and "aus der Mitte." in live
+    page = ben.post("aktion/", {"aktion": "stop", "version": room().version})
+    assert "Du rufst Stopp!" in page and "Du hast zu früh gerufen" in page
+    page = anna.poll(room().version - 1)
+    assert "Ben ruft Stopp!" in page and "Ben hat zu früh gerufen und bekommt 0 Punkte." in page
+    assert "Ben hat Stopp gerufen, aber nicht alle Stapel waren fertig" in page
+
+
+def test_demo_full_pages_show_nothing_hidden(client, cat_game, clock):  # noqa: F811
+    start_demo(client, bots=3)
+    client.post(MOVE, {"aktion": "take:2"}, headers=HX)
+    clock.advance(15)
+    for url in (DEMO, "/spiele/the-cat/"):
+        page = html(client.get(url))
+        assert "Deine Hand: Stapel 3" in page
+        assert_nothing_hidden(page, row().state, 0)

@@ -77,8 +77,10 @@ def quoted(mood: str) -> str:
     return f"„{mood_name(mood)}“"
 
 
-def points(n: int) -> str:
-    return "1 Punkt" if n == 1 else f"{n} Punkte"
+def points(n: int, dative: bool = False) -> str:
+    if n == 1:
+        return "1 Punkt"
+    return f"{n} Punkten" if dative else f"{n} Punkte"
 
 
 def join_names(names: list[str]) -> str:
@@ -164,7 +166,7 @@ def describe(event: dict, me: int | None, names: list[str]) -> str:
 def _winners_sentence(winners: list[int], totals: list[int], w: _Words) -> str:
     if not winners:
         return "Niemand gewinnt."
-    best = points(totals[winners[0]])
+    best = points(totals[winners[0]], dative=True)
     if len(winners) == 1:
         return f"{w.who(winners[0])} {w.verb(winners[0], 'gewinnt', 'gewinnst')} mit {best}."
     ordered = [s for s in winners if s != w.me] + [s for s in winners if s == w.me]
