@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import examples_views, views
 from games.play import views as demo
 
 app_name = "games"
@@ -11,6 +11,12 @@ urlpatterns = [
     path("", views.catalogue, name="catalogue"),
     path("spiele/<slug:slug>/", views.game_detail, name="detail"),
     path(DEMO, views.game_demo, name="demo"),
+    # One step of a worked example (htmx) or the example as a page of its own.
+    path(
+        "spiele/<slug:slug>/beispiel/<int:number>/",
+        examples_views.example_step,
+        name="example_step",
+    ),
     # The in-page demo's requests, the same for every game (games.play.driver).
     path(DEMO + "start/", demo.start, name="demo_start"),
     path(DEMO + "aktion/", demo.act, name="demo_act"),

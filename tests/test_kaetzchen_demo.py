@@ -515,7 +515,7 @@ def test_game_page_queries_statistics_and_demo_row_once_each(client, seeds):
     for number in range(2, 8):
         _checked_example(article, number)
     publish(article)
-    assert client.get(url).content.decode().count('<figure class="kz-steps') == 7
+    assert client.get(url).content.decode().count('<figure class="ex-steps"') == 7
     assert _queries(client, url) == base + 2
 
 

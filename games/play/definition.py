@@ -127,6 +127,11 @@ class GameDefinition:
     demo: DemoSpec | None = None
     verifiers: Mapping[str, Callable[[dict], dict]] = field(default_factory=dict)
     example_template: str = ""  # drawn under a checked worked example
+    # (check) -> the example as steps the engine played (None: not a step-through);
+    # each step a dict with ``title`` (a sentence worded from the engine's events),
+    # optional ``lines`` (more sentences) and whatever ``example_step_template`` draws.
+    example_steps: Callable[[dict], list[dict] | None] | None = None
+    example_step_template: str = ""  # draws one step (gets ``step``)
     statistics_template: str = ""  # drawn in the article's „Statistik“ section
     min_players: int = 0  # 0: the engine's MIN_PLAYERS
     max_players: int = 0  # 0: the engine's MAX_PLAYERS

@@ -3,6 +3,7 @@
 from django import template
 
 from games.play import definition as registry
+from games.play.steps import step_through
 
 register = template.Library()
 
@@ -14,3 +15,15 @@ def example_template(check) -> str:
         return ""
     game = registry.get(check.get("engine", ""))
     return game.example_template if game else ""
+
+
+@register.simple_tag
+def example_steps(check):
+    """The steps of a checked worked example (``StepThrough``), or None."""
+    return step_through(check)
+
+
+@register.filter
+def numbered_steps(through, only=None):
+    """(number, step) pairs of a ``StepThrough``; ``only``: just that step."""
+    return through.numbered(only or None)

@@ -84,8 +84,10 @@ def test_the_game_end_check_knows_a_game_that_goes_on():
 
 def test_round_examples_show_the_engines_own_steps_on_the_rules_page(content, client):
     html = client.get("/spiele/alpaka/").content.decode()
-    assert html.count('class="alp-steps"') == 3
-    assert "So spielt es die Engine (mit Englert-Zusatzregel):" in html
+    # Every example is a step-through (templates/includes/example_steps.html).
+    assert html.count('class="ex-steps"') == len(alpaka_examples())
+    assert html.count('class="alp-steps alp-steps--step"') >= 2 * len(alpaka_examples())
+    assert "Regelwerk: Englert-Zusatzregel." in html
     # The texts come from the engine's events, not from the article.
     assert "Runde vorbei: Bei Anna passt keine Karte mehr." in html
     assert "Ben zahlt nichts." in html

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engines import alpaka
-from games.play.alpaka import examples, presenter
+from games.play.alpaka import examples, presenter, steps
 from games.play.definition import Choice, DemoSpec, GameDefinition, Option
 
 ALPAKA = GameDefinition(
@@ -52,5 +52,6 @@ ALPAKA = GameDefinition(
     lobby_hint="Wer zuerst am Tisch saß, gibt in der ersten Runde.",
     demo=DemoSpec(template="play/demo.html", bot_counts=(1, 2, 3, 4, 5), default_bots=2),
     verifiers=examples.VERIFIERS,
-    example_template="play/alpaka/example_steps.html",
+    example_steps=steps.example_steps,
+    example_step_template="play/alpaka/example_step.html",
 )

@@ -2,6 +2,7 @@
 
 Every kind builds the example's position as a real game state and lets the
 engine play it, so a wrong example – or a wrong engine – fails CI.
+``games.play.alpaka.steps`` shows the same positions step by step.
 
 Kinds (``engine = "alpaka"``):
 
@@ -27,7 +28,6 @@ from __future__ import annotations
 from collections import Counter
 
 from games.engines import alpaka
-from games.play.alpaka.presenter import describe
 
 
 def _state(names, hands, top, *, variant="klassisch", target=40, points=None, turn=0):
@@ -76,42 +76,6 @@ def _round(check: dict) -> dict:
     return _play_round(check)[0]
 
 
-def round_steps(check: dict) -> dict | None:
-    """A ``round`` example as the engine plays it, for the rules page: the start
-    (open card, hands, who is out) and the engine's events worded by the presenter, move by move.
-    None for other kinds."""
-    if not isinstance(check, dict) or check.get("kind") != "round":
-        return None
-    actual, state, log = _play_round(check)
-    report = set(check.get("report", check["players"]))
-    quit_names = set(check.get("quit", []))
-    start = [
-        {"name": name, "cards": list(hand), "quit": name in quit_names}
-        for name, hand in zip(check["players"], check["hands"], strict=True)
-    ]
-    lines = []
-    for moved, events in log:
-        for event in events:
-            # Scoring lines only for the players the example talks about.
-            if (
-                event["type"] in ("score", "chip_return")
-                and state["names"][event["seat"]] not in report
-            ):
-                continue
-            lines.append(
-                {
-                    "text": describe(event, None, state["names"], state["target"], chips_paid=True),
-                    "move": moved and event["type"] in ("play", "draw", "quit"),
-                }
-            )
-    return {
-        "top": check["top"],
-        "variant": check.get("variant", "klassisch"),
-        "start": start,
-        "lines": lines,
-    }
-
-
 def _play_round(check: dict) -> tuple[dict, dict, list]:
     names = list(check["players"])
     seat = {name: index for index, name in enumerate(names)}
@@ -130,10 +94,10 @@ def _play_round(check: dict) -> tuple[dict, dict, list]:
     actual = {}
     if check.get("ask_draw"):
         actual["draw_allowed"] = {"type": "draw"} in alpaka.legal_actions(state, state["turn"])
-    log = []
+    log = [(None, None, [], state)]  # (mover, action, events, state after)
     for mover, action in moves:
         state, events = alpaka.apply(state, mover, action)
-        log.append((True, events))
+        log.append((mover, action, events, state))
     result = state["round_result"]
     if result is None:
         raise AssertionError("Die Runde ist nach den Zügen des Beispiels nicht vorbei.")

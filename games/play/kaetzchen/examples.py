@@ -1,11 +1,64 @@
 """The Kätzchen-Angeln article's worked examples, checked by the engine.
 
 Kinds (``engine = "kaetzchen"``): ``flip`` and ``limit`` (see each function).
+Each builds the example's position as a real game state and lets the engine
+make the flip; ``games.play.kaetzchen.steps`` shows the same flip step by step.
 """
 
 from __future__ import annotations
 
 from games.engines import kaetzchen
+
+LIMIT = 5000  # the site's move limit
+
+
+def flip_position(check: dict) -> dict:
+    """``{"table": [...], "card": "9C"}``: you (seat 0) are about to flip ``card``.
+
+    With ``"last_card": true`` it is your last card; otherwise the remaining cards
+    are split between both piles.
+    """
+    table, card = list(check["table"]), check["card"]
+    rest = [code for code in kaetzchen.CARDS if code != card and code not in table]
+    if len(rest) + len(table) + 1 != len(kaetzchen.CARDS):
+        raise ValueError(f"Unmögliche Lage: {check!r}")
+    mine = [] if check.get("last_card") else rest[: len(rest) // 2]
+    state = kaetzchen.new_game(0)
+    state.update(
+        piles=[[card, *mine], [code for code in rest if code not in mine]],
+        table=table,
+        turn=0,
+        starter=0,
+    )
+    return state
+
+
+def limit_position(check: dict) -> dict:
+    """``{"you": 31, "cat": 17, "table": 4}`` are the counts right after the last
+    allowed flip: the position just before it, Kätzchen (seat 1) to flip.
+
+    One card of each of ``table`` ranks other than the Jack lies on the table
+    after that flip, so nothing matches.
+    """
+    you, cat, on_table = check["you"], check["cat"], check["table"]
+    if you + cat + on_table != len(kaetzchen.CARDS) or not 1 <= on_table <= 12 or cat < 1:
+        raise ValueError(f"Unmögliche Lage: {check!r}")
+    ranks = [rank for rank in kaetzchen.RANKS if rank != "J"][:on_table]
+    table = [rank + "S" for rank in ranks]
+    rest = [code for code in kaetzchen.CARDS if code not in table]
+    state = kaetzchen.new_game(0, options={"limit": LIMIT})
+    state.update(
+        piles=[rest[:you], [table[-1], *rest[you:]]],
+        table=table[:-1],
+        turn=1,
+        moves=LIMIT - 1,
+    )
+    return state
+
+
+def flip_event(events: list[dict]) -> dict:
+    """The event that says what a flip did (``fish``, ``jack`` or ``stay``)."""
+    return next(e for e in events if e["type"] in ("fish", "jack", "stay"))
 
 
 def _kaetzchen_flip(check: dict) -> dict:
@@ -14,14 +67,10 @@ def _kaetzchen_flip(check: dict) -> dict:
     With ``"last_card": true`` the card is the flipper's last one, and the
     result also says whether that ended the game (``"game_over"``).
     """
-    table, card = list(check["table"]), check["card"]
-    result = kaetzchen.resolve_flip(table, card)
-    actual = {"kind": result["kind"], "won": result["won"], "table": result["table"]}
+    state, events = kaetzchen.apply(flip_position(check), 0, {"type": "flip"})
+    flip = flip_event(events)
+    actual = {"kind": flip["type"], "won": flip.get("won", []), "table": state["table"]}
     if check.get("last_card"):
-        rest = [code for code in kaetzchen.CARDS if code != card and code not in table]
-        state = kaetzchen.new_game(0)
-        state.update(piles=[[card], rest], table=table, turn=0, starter=0)
-        state, _ = kaetzchen.apply(state, 0, {"type": "flip"})
         actual["game_over"] = state["result"] is not None
     return actual
 
@@ -30,27 +79,12 @@ def _kaetzchen_limit(check: dict) -> dict:
     """``{"you": 31, "cat": 17, "table": 4}`` right after the last allowed flip
     → ``{"winner": "you"|"cat"|None, "reason": "limit"}``.
 
-    Builds such a position (Kätzchen's last flip lays the fourth table card)
+    Builds such a position (Kätzchen's last flip lays the last table card)
     and lets the engine make that flip.
     """
-    you, cat, on_table = check["you"], check["cat"], check["table"]
-    if you + cat + on_table != len(kaetzchen.CARDS) or not 1 <= on_table <= 12 or cat < 1:
-        raise ValueError(f"Unmögliche Lage: {check!r}")
-    # One card of each of ``on_table`` ranks other than the Jack: nothing matches.
-    ranks = [rank for rank in kaetzchen.RANKS if rank != "J"][:on_table]
-    table = [rank + "S" for rank in ranks]
-    rest = [code for code in kaetzchen.CARDS if code not in table]
-    limit = 5000
-    state = kaetzchen.new_game(0, options={"limit": limit})
-    state.update(
-        piles=[rest[:you], [table[-1], *rest[you:]]],
-        table=table[:-1],
-        turn=1,
-        moves=limit - 1,
-    )
-    state, _ = kaetzchen.apply(state, 1, {"type": "flip"})
+    state, _ = kaetzchen.apply(limit_position(check), 1, {"type": "flip"})
     result = kaetzchen.outcome(state)
-    if result is None or result["piles"] != [you, cat]:
+    if result is None or result["piles"] != [check["you"], check["cat"]]:
         raise AssertionError(f"Lage nicht erreicht: {result!r}")
     return {"winner": result["winner"], "reason": result["reason"]}
 
