@@ -29,6 +29,7 @@ URLS = {
     "finish": reverse("games:demo_extra", kwargs={**SLUG, "name": "ergebnis"}),
     "new": reverse("games:demo_new", kwargs=SLUG),
     "auto": reverse("games:demo_extra", kwargs={**SLUG, "name": "auto"}),
+    "speed": reverse("games:demo_extra", kwargs={**SLUG, "name": "tempo"}),
 }
 PAGE = "/spiele/kaetzchen-angeln/"
 DEMO_PAGE = "/spiele/kaetzchen-angeln/demo/"
@@ -99,7 +100,7 @@ def test_first_flip_creates_the_row_and_applies_it(client, seeds):
     assert game.version == 1
     assert game.state["moves"] == 1
     assert game.state["seed"] == 1001
-    assert game.profile == {"games": 1, "auto": False}
+    assert game.profile == {"games": 1, "auto": False, "speed": "normal"}
     html = response.content.decode()
     assert 'id="kz-game"' in html and "<html" not in html  # the partial only
     assert board_version(html) == 1
@@ -259,6 +260,53 @@ def test_auto_is_remembered_without_touching_the_game(client, game_page, seeds):
     assert 'data-auto="1"' in client.get(game_page).content.decode()
     client.post(URLS["auto"], {"an": "0", "zurueck": PAGE}, **HTMX)
     assert row().profile["auto"] is False
+
+
+def test_autos_speed_is_remembered_without_touching_the_game(client, game_page, seeds):
+    post(client, "flip", 0)
+    html = client.get(game_page).content.decode()
+    assert 'data-speed="normal"' in html
+    assert 'role="group" aria-label="Tempo von Auto"' in html
+    assert 'value="normal" class="kz-btn kz-speed__choice" aria-pressed="true"' in html
+    response = client.post(URLS["speed"], {"tempo": "sehr-schnell", "zurueck": PAGE}, **HTMX)
+    assert response.status_code == 204
+    assert row().profile["speed"] == "sehr-schnell" and row().version == 1
+    html = client.get(game_page).content.decode()
+    assert 'data-speed="sehr-schnell"' in html
+    assert 'value="sehr-schnell" class="kz-btn kz-speed__choice" aria-pressed="true"' in html
+    # An unknown speed is refused; the stored one stays.
+    client.post(URLS["speed"], {"tempo": "blitz", "zurueck": PAGE}, **HTMX)
+    assert row().profile["speed"] == "sehr-schnell"
+    # Without JavaScript the choice redirects back to the demo.
+    response = client.post(URLS["speed"], {"tempo": "schnell", "zurueck": PAGE})
+    assert response.status_code == 302 and row().profile["speed"] == "schnell"
+
+
+def test_statistics_counts_are_pluralised(monkeypatch):
+    from django.template.loader import render_to_string
+    from django.utils import timezone
+
+    from games.play.kaetzchen import statistics
+
+    bins = [
+        {"from": 0, "to": 99, "count": 1},
+        {"from": 100, "to": 199, "count": 3},
+        {"from": 200, "to": 5000, "count": 0},
+    ]
+    figures = {"histogram": bins, "median_moves": 150}
+    stats = {
+        "games": "4",
+        "computed_at": timezone.now(),
+        "facts": [],
+        "median": "150",
+        "median_value": 150,
+        "histogram": statistics.histogram(figures, 4),
+    }
+    monkeypatch.setattr(statistics, "load", lambda: stats)
+    html = render_to_string("play/kaetzchen/statistics.html", {})
+    assert "0–99 Züge: 1 Partie (" in html
+    assert "100–199 Züge: 3 Partien (" in html
+    assert "enden nach 100–199 Zügen" in html and "Median liegt bei 150 Zügen" in html
 
 
 # --------------------------------------------------------------------------
@@ -569,6 +617,6 @@ def test_demo_pages_set_the_visitor_cookie_before_the_first_action(client, conte
         response = client.get(url)
         assert COOKIE_NAME in response.cookies, url
         assert response.cookies[COOKIE_NAME]["httponly"]
-    # A game page without a demo sets no cookie.
+    # A page without a demo (the catalogue) sets no cookie.
     client.cookies.clear()
-    assert COOKIE_NAME not in client.get("/spiele/the-cat/").cookies
+    assert COOKIE_NAME not in client.get("/spiele/").cookies

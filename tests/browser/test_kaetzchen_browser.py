@@ -487,7 +487,9 @@ def test_reduced_motion_skips_the_movement(demo, browser, live_server):
     pile = page.locator(".kz-pile--you .kz-pile__stack")
     assert pile.evaluate("el => getComputedStyle(el).animationName") == "none"
 
-    # The same flip with motion does animate.
+    # The same flip with motion does animate (the first page is closed: it would let
+    # Kätzchen answer on the reset position).
+    page.context.close()
     row_ = row()
     row_.state = position(you, cat, table, turn=0)
     row_.save()
@@ -517,3 +519,240 @@ def test_works_without_javascript(browser, live_server, seeds):
         assert row().state["result"] is not None
     finally:
         context.close()
+
+
+# --------------------------------------------------------------------------
+# One input gate for taps, clicks and keys (issue 13: „nie eine Karte zu viel“)
+
+
+def phone(demo, **kwargs):
+    return demo(viewport=PHONE, has_touch=True, is_mobile=True, **kwargs)
+
+
+def visitor_flips() -> int:
+    """How many cards the visitor has flipped in the stored game."""
+    return sum(
+        1
+        for entry in row().log
+        if entry["event"].get("type") == "flip" and not entry["event"]["seat"]
+    )
+
+
+def test_two_quick_taps_during_kaetzchens_flip_only_finish_it(demo):
+    you = ["2D", "3D", "4D", "5D"]
+    cat = ["9S", *others(you, ["9S"])]  # Kätzchen's card wins nothing on the empty table
+    stored(position(you, cat, turn=1))
+    page = phone(demo, tempo=4, visitor=VISITOR)  # Kätzchen's flip takes over a second
+    page.goto(DEMO)
+    expect(page.locator('#kz-game.is-animating[data-moves="21"]')).to_have_count(1, timeout=15000)
+    pile = page.locator("#kz-pile-you")
+    pile.tap()
+    page.wait_for_timeout(200)
+    pile.tap()
+    page.wait_for_timeout(150)
+    pile.tap()  # a third tap 150 ms later: still part of the same gesture
+    page.wait_for_timeout(900)
+    expect(page.locator("#kz-game.is-animating")).to_have_count(0)
+    assert row().state["moves"] == 21 and row().state["piles"][0] == you
+    # A tap after a pause flips, exactly one card.
+    pile.tap()
+    expect(game(page)).to_have_attribute("data-moves", "22")
+    assert row().state["piles"][0] == you[1:]
+
+
+def test_two_quick_taps_during_the_deal_make_no_move(demo):
+    page = phone(demo, tempo=3)
+    page.goto(DEMO)
+    expect(page.locator("#kz-game.is-dealing")).to_have_count(1)
+    pile = page.locator("#kz-pile-you")
+    pile.tap()
+    page.wait_for_timeout(200)
+    pile.tap()
+    page.wait_for_timeout(800)
+    settled(page, 0)
+    assert DemoGame.objects.count() == 0  # no card was flipped
+
+
+def test_keys_right_after_load_never_flip_before_the_deal(demo):
+    for _ in range(3):
+        page = demo(tempo=3)
+        page.goto(DEMO, wait_until="commit")
+        for _ in range(6):
+            page.keyboard.press("Space")
+            page.wait_for_timeout(20)
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(300)
+        assert DemoGame.objects.count() == 0
+        page.context.close()
+
+
+def test_taps_on_kaetzchens_turn_send_nothing_even_while_the_server_is_slow(demo):
+    you = ["2D", "3D", "4D"]
+    cat = ["9S", *others(you, ["9S"])]
+    stored(position(you, cat, turn=1))
+    page = phone(demo, tempo=4, visitor=VISITOR)
+    flips = []
+    page.on("request", lambda r: flips.append(r.url) if r.url.endswith("/demo/aktion/") else None)
+    held = []
+    page.route("**/demo/gegner/", lambda route: held.append(route))
+    page.goto(DEMO)
+    settled(page, 20)
+    pile = page.locator("#kz-pile-you")
+    pile.tap()  # during Kätzchen's pause
+    expect(page.locator("[data-kz-status]")).to_contain_text("Warte auf den Gegner")
+    wait_until(page, lambda: held)  # Kätzchen's request is on its way and hangs
+    page.locator("[data-kz-status]").evaluate("el => { el.textContent = ''; }")
+    pile.tap()
+    page.wait_for_timeout(350)
+    pile.tap()
+    expect(page.locator("[data-kz-status]")).to_contain_text("Warte auf den Gegner")
+    assert flips == []
+    held[0].continue_()
+    expect(game(page)).to_have_attribute("data-moves", "21")
+    assert flips == [] and row().state["piles"][0] == you
+
+
+def test_own_flip_on_its_way_takes_no_second_tap(demo):
+    you = ["2D", "3D", "4D"]
+    cat = ["9S", *others(you, ["9S"])]
+    stored(position(you, cat, turn=0))
+    page = phone(demo, visitor=VISITOR)
+    held = []
+    page.route("**/demo/aktion/", lambda route: held.append(route))
+    page.goto(DEMO)
+    settled(page, 20)
+    pile = page.locator("#kz-pile-you")
+    pile.tap()
+    wait_until(page, lambda: held)
+    for _ in range(3):
+        page.wait_for_timeout(200)
+        pile.tap()
+    expect(page.locator("[data-kz-status]")).to_contain_text("Warte auf den Gegner")
+    assert len(held) == 1
+    held[0].continue_()
+    expect(game(page)).to_have_attribute("data-moves", "21")
+    assert visitor_flips() == 1
+
+
+@pytest.mark.parametrize("turn", [0, 1])
+def test_taps_before_the_script_runs_flip_at_most_once(demo, turn):
+    """Before the script runs, the pile is a plain form: the server's version check
+    refuses a second submission, and on Kätzchen's turn it only says „Warte“."""
+    you = ["2D", "3D", "4D"]
+    cat = ["9S", *others(you, ["9S"])]
+    stored(position(you, cat, turn=turn))
+    page = phone(demo, visitor=VISITOR)
+    scripts = []
+    page.route("**/kaetzchen.js*", lambda route: scripts.append(route))
+    page.goto(DEMO, wait_until="commit")
+    pile = page.locator("#kz-pile-you")
+    pile.tap()
+    page.wait_for_timeout(150)
+    if pile.count():
+        pile.tap()
+    expect(page.locator("[data-kz-status]")).to_contain_text(
+        "Warte auf den Gegner" if turn else "Kätzchen ist dran"
+    )
+    page.wait_for_timeout(300)
+    assert row().state["moves"] == 20 + (turn == 0)
+    assert row().state["piles"][0] == (you if turn else you[1:])
+    for route in scripts:
+        route.continue_()
+
+
+# --------------------------------------------------------------------------
+# Keys on the game page, Auto's speed
+
+
+def test_space_flips_on_the_game_page_once_the_demo_is_in_view(demo, seeds):
+    page = demo()
+    page.goto(PAGE)
+    expect(page.locator("#kz-tap-hint")).to_contain_text(
+        "oder drücke die Leertaste, solange das Spiel zu sehen ist"
+    )
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(200)
+    if page.locator("#kz-demo").evaluate("el => el.getBoundingClientRect().top") > 400:
+        page.keyboard.press("Space")  # the demo is out of view: Space scrolls the page
+        page.wait_for_timeout(300)
+        assert DemoGame.objects.count() == 0
+    page.locator("#kz-game").evaluate("el => el.scrollIntoView({block: 'center'})")
+    settled(page, 0)
+    page.wait_for_timeout(200)
+    scroll = page.evaluate("window.scrollY")
+    page.keyboard.press("Space")
+    settled(page, 2)
+    assert page.evaluate("window.scrollY") == scroll  # flipped, not scrolled
+    page.keyboard.press("Enter")
+    settled(page, 4)
+    # Focus in a form field or on a link elsewhere keeps its keys.
+    link = page.locator("main a[href]:not(#kz-demo a)").first
+    link.focus()
+    page.keyboard.press("Space")
+    page.wait_for_timeout(400)
+    assert row().state["moves"] == 4
+
+
+def test_auto_speed_is_a_remembered_choice_with_shorter_animations(demo, seeds):
+    table = ["5S", "9H", "KD", "3C"]
+    you = ["9C", "2D", "4S", "6S", "7S", "8S"]
+    cat = others(table, you)
+    stored(position(you, cat, table, turn=0), auto=False)
+    page = demo(tempo=1, visitor=VISITOR)
+    page.goto(DEMO)
+    settled(page, 20)
+    group = page.get_by_role("group", name="Tempo von Auto")
+    expect(group).to_be_hidden()  # only with Auto
+    page.get_by_role("button", name="Auto").click()
+    expect(group).to_be_visible()
+    normal = group.get_by_role("button", name="normal")
+    fastest = group.get_by_role("button", name="sehr schnell")
+    expect(normal).to_have_attribute("aria-pressed", "true")
+    fastest.click()
+    expect(fastest).to_have_attribute("aria-pressed", "true")
+    expect(normal).to_have_attribute("aria-pressed", "false")
+    wait_until(page, lambda: row().profile.get("speed") == "sehr-schnell")
+    wait_until(page, lambda: moves_shown(page) >= 24)
+    durations = page.evaluate("window.__kzAnimations")
+    assert durations and all(0 < d < 300 for d in durations)  # shorter, never skipped
+    page.get_by_role("button", name="Auto").click()
+    wait_until(page, lambda: row().profile["auto"] is False)
+    page.reload()
+    page.get_by_role("button", name="Auto").click()
+    expect(page.get_by_role("button", name="sehr schnell")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    assert_accessible(page)
+    for viewport in (PHONE, DESKTOP):
+        page.set_viewport_size(viewport)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        box = page.get_by_role("button", name="sehr schnell").bounding_box()
+        assert box["height"] >= 44
+
+
+@pytest.mark.slow
+def test_measure_auto_moves_per_minute(demo, seeds, capsys):
+    """Not a speed goal: prints how many moves Auto makes per minute at each speed."""
+    seconds = 20
+    rates = {}
+    for value, label in (
+        ("normal", "normal"),
+        ("schnell", "schnell"),
+        ("sehr-schnell", "sehr schnell"),
+    ):
+        DemoGame.objects.all().delete()
+        you, cat = engine.deal(4242)
+        stored(position(you, cat, turn=0, moves=2), auto=True)
+        r = row()
+        r.profile = {**r.profile, "speed": value}
+        r.save()
+        page = demo(tempo=1, visitor=VISITOR)
+        page.goto(DEMO)
+        page.wait_for_timeout(1000)
+        start = moves_shown(page)
+        page.wait_for_timeout(seconds * 1000)
+        rates[label] = (moves_shown(page) - start) * 60 / seconds
+        page.context.close()
+    with capsys.disabled():
+        print("\nAuto, moves per minute:", {k: round(v) for k, v in rates.items()})
+    assert rates["normal"] < rates["schnell"] < rates["sehr schnell"]

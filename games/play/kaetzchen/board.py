@@ -38,6 +38,24 @@ def auto(row, data):
     row.profile = {**row.profile, "auto": data.get("an") == "1"}
 
 
+# Auto's speeds (the script has the durations of each): value, label.
+SPEEDS = (("normal", "normal"), ("schnell", "schnell"), ("sehr-schnell", "sehr schnell"))
+DEFAULT_SPEED = "normal"
+
+
+def speed(row, data):
+    """Remember Auto's speed; like the switch it never touches the game or its version."""
+    value = str(data.get("tempo", "")).strip()
+    if value not in dict(SPEEDS):
+        raise IllegalAction("Dieses Tempo gibt es nicht.")
+    row.profile = {**row.profile, "speed": value}
+
+
+def _speed_of(row) -> str:
+    value = row.profile.get("speed", DEFAULT_SPEED)
+    return value if value in dict(SPEEDS) else DEFAULT_SPEED
+
+
 def card_context(code: str, mark: str = "") -> dict:
     rank = code[:-1]
     return {
@@ -174,6 +192,11 @@ def board(
         "note": note,
         "result": outcome,
         "auto": bool(row.profile.get("auto")),
+        "speed": _speed_of(row),
+        "speeds": [
+            {"value": value, "label": label, "pressed": value == _speed_of(row)}
+            for value, label in SPEEDS
+        ],
         "first_game": games == 1,
         "tap_hint": games == 1 and view["moves"] == 0 and view["turn"] == YOU,
         "cat_starts": starter_is_cat and view["moves"] <= 1 and not outcome,
@@ -184,6 +207,7 @@ def board(
             "finish": urls["ergebnis"],
             "new": urls["new"],
             "auto": urls["auto"],
+            "speed": urls["tempo"],
         },
         # The engine's refusal of a flip on Kätzchen's turn, for the script to show.
         "wait_text": engine.WAIT_FOR_CAT,

@@ -26,9 +26,10 @@ KAETZCHEN = GameDefinition(
         extras={
             "ergebnis": DemoExtra(board.finish, confirm="play/kaetzchen/confirm.html"),
             "auto": DemoExtra(board.auto, versioned=False, htmx_status=204),
+            "tempo": DemoExtra(board.speed, versioned=False, htmx_status=204),
         },
         confirm_new="play/kaetzchen/confirm.html",
-        profile={"games": 1, "auto": False},
+        profile={"games": 1, "auto": False, "speed": board.DEFAULT_SPEED},
         anchor="kz-demo",
     ),
     verifiers=examples.VERIFIERS,

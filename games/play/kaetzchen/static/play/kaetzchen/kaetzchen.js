@@ -4,8 +4,15 @@
  * made (card from the pile to the row, the matching pair lit, the won row
  * sliding to the winner's pile), deals at the start of a game, lets Kätzchen
  * (and, with Auto, the visitor) flip after a short pause, opens the
- * confirmation and result dialogs and handles the keys. A tap or key during an
- * animation only finishes the animation.
+ * confirmation and result dialogs and handles the keys.
+ *
+ * One input gate for taps, clicks and keys (seed 000: „es wird nie eine Karte zu
+ * viel aufgedeckt“): while anything moves – the deal (also while it waits to be
+ * seen), a flip, a collection – a tap or key only finishes it, and for a moment
+ * afterwards further taps and keys are swallowed too (two quick taps end an
+ * animation, never flip a card). A tap before the script has set up the board
+ * does nothing but the same; on Kätzchen's turn, or while a request is on its
+ * way, a tap only says „Warte auf den Gegner“ and sends nothing.
  */
 (function () {
   "use strict";
@@ -23,14 +30,25 @@
     stagger: 55, catPause: 850, catFirstPause: 1900, autoPause: 650, retry: 2500
   };
   var MOTION = { dealEach: 1, dealTravel: 1, flip: 1, collect: 1, stagger: 1 };
+  // Auto's faster speeds: every step is still shown, only shorter (the deal keeps its pace).
+  var SPEEDS = {
+    schnell: { flip: 220, highlight: 420, jack: 480, collect: 320, stagger: 35, catPause: 360, catFirstPause: 1200, autoPause: 240 },
+    "sehr-schnell": { flip: 170, highlight: 280, jack: 320, collect: 230, stagger: 20, catPause: 130, catFirstPause: 800, autoPause: 90 }
+  };
+  // After a tap or key has cut an animation short, more taps and keys only end it, too.
+  var QUIET_AFTER_SKIP = 500;
+  var QUIET_AFTER_SWALLOWED = 300;
 
   var root = null; // #kz-demo, survives swaps
   var board = null; // #kz-game, replaced by every response
   var auto = false;
-  var run = null; // the animation in progress
+  var speed = "normal"; // Auto's speed
+  var run = null; // the animation in progress (the deal also while it waits to be seen)
   var timer = null;
-  var inFlight = false;
-  var swallowClicksUntil = 0;
+  var inFlight = null; // the form whose htmx request is on its way
+  var quietUntil = 0; // taps and keys before this moment only end an animation
+  var earlyTap = false; // a tap came before the board was set up
+  var inView = false; // the demo is mostly on screen (the keys work then)
   var lastShownResult = null;
 
   function tempo() {
@@ -41,7 +59,8 @@
 
   function ms(name) {
     if (reducedMotion.matches && MOTION[name]) return 0;
-    var value = TIMES[name] * tempo();
+    var table = auto && SPEEDS[speed] && SPEEDS[speed][name] !== undefined ? SPEEDS[speed] : TIMES;
+    var value = table[name] * tempo();
     if (reducedMotion.matches && (name === "highlight" || name === "jack")) value = Math.min(value, 400);
     return value;
   }
@@ -66,6 +85,19 @@
         var animation = el.animate(frames, opts);
         animations.push(animation);
         return animation.finished.catch(function () {});
+      },
+      // Resolves when `release` is called or the run is skipped.
+      hold: function (start) {
+        if (skipping) return Promise.resolve();
+        return new Promise(function (resolve) {
+          function done() {
+            var index = waits.indexOf(done);
+            if (index >= 0) waits.splice(index, 1);
+            resolve();
+          }
+          waits.push(done);
+          start(done);
+        });
       },
       wait: function (duration) {
         if (skipping || !duration) return Promise.resolve();
@@ -93,6 +125,23 @@
 
   function finishAnimation() {
     if (run) run.skip();
+  }
+
+  // The one gate for taps, clicks and keys: true when this input only ends an animation
+  // (or comes too soon after one was ended) and must do nothing else.
+  function gateInput() {
+    var now = performance.now();
+    if (!board || run) {
+      finishAnimation();
+      if (!board) earlyTap = true;
+      quietUntil = Math.max(quietUntil, now + QUIET_AFTER_SKIP);
+      return true;
+    }
+    if (now < quietUntil) {
+      quietUntil = Math.max(quietUntil, now + QUIET_AFTER_SWALLOWED);
+      return true;
+    }
+    return false;
   }
 
   // ------------------------------------------------------------ Helpers
@@ -163,6 +212,19 @@
 
   function askCat() { submit("form[data-kz-cat]"); }
   function flipOwn() { submit("#kz-flip-form"); }
+
+  // The visitor asks to flip (tap, click or key), past the gate. False: nothing is sent.
+  function mayFlip() {
+    if (board.dataset.phase === "over") return false;
+    var waiting = board.dataset.turn === "cat" ||
+      (inFlight && (inFlight.id === "kz-flip-form" || inFlight.hasAttribute("data-kz-cat")));
+    if (waiting) {
+      // The server would refuse this flip, too; nothing changes, and Kätzchen keeps its pace.
+      showStatus(waitText());
+      return false;
+    }
+    return !inFlight;
+  }
 
   // What happens after the board has come to rest: the next flip, or the result.
   function settle() {
@@ -297,10 +359,20 @@
 
   // ------------------------------------------------------------ A new board arrives
 
-  function play(kind) {
+  function play(kind, whenSeen) {
     var b = board;
     var thisRun = startRun(b);
-    var step = kind === "deal" ? deal(thisRun, b) : showFlip(thisRun, b);
+    var ready = Promise.resolve();
+    if (whenSeen) {
+      // The deal waits until the reader sees the table; a tap or key meanwhile skips it.
+      b.classList.add("is-waiting");
+      ready = thisRun.hold(function (release) { whenVisible(b, release); }).then(function () {
+        b.classList.remove("is-waiting");
+      });
+    }
+    var step = ready.then(function () {
+      return kind === "deal" ? deal(thisRun, b) : showFlip(thisRun, b);
+    });
     return step.then(function () {
       endRun(thisRun, b);
       // A newer board may have arrived meanwhile; it runs its own course.
@@ -311,6 +383,7 @@
   function whenVisible(el, callback) {
     if (!("IntersectionObserver" in window)) { callback(); return; }
     var observer = new IntersectionObserver(function (entries) {
+      if (!still(el)) { observer.disconnect(); return; }
       if (entries.some(function (entry) { return entry.isIntersecting; })) {
         observer.disconnect();
         callback();
@@ -319,17 +392,32 @@
     observer.observe(el);
   }
 
+  // The keys work while the demo is mostly on screen (or the reader is inside it).
+  function watchView() {
+    if (!("IntersectionObserver" in window)) { inView = true; return; }
+    var observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        var screen = entry.rootBounds ? entry.rootBounds.height : window.innerHeight;
+        inView = entry.isIntersecting &&
+          (entry.intersectionRatio >= 0.6 || entry.intersectionRect.height >= 0.6 * screen);
+      });
+    }, { threshold: [0, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1] });
+    observer.observe(root);
+  }
+
   function setUp(newBoard, firstLoad) {
     clearTimer();
     if (run) run.skip();
     board = newBoard;
     board.dataset.ready = "1";
     auto = firstLoad ? board.dataset.auto === "1" : auto;
+    speed = firstLoad ? board.dataset.speed || "normal" : speed;
     var autoButton = document.getElementById("kz-auto");
     if (autoButton) {
       autoButton.setAttribute("aria-pressed", auto ? "true" : "false");
       autoButton.closest("form").hidden = false;
     }
+    showSpeed();
     // The confirmation forms live outside the board: give them the current version.
     $$("[data-kz-version]", root).forEach(function (input) { input.value = board.dataset.version; });
     if (!firstLoad) say(board.dataset.status);
@@ -337,16 +425,16 @@
     if (board.dataset.flipSeat) {
       play("flip");
     } else if (board.dataset.phase === "deal") {
-      if (firstLoad) {
-        board.classList.add("is-waiting");
-        whenVisible(board, function () {
-          if (board === newBoard) { board.classList.remove("is-waiting"); play("deal"); }
-        });
-      } else {
-        play("deal");
-      }
+      play("deal", firstLoad);
     } else {
       settle();
+    }
+    if (earlyTap) {
+      // Taps before the board was ready: they only end what would have moved.
+      earlyTap = false;
+      quietUntil = performance.now() + QUIET_AFTER_SKIP;
+      finishAnimation();
+      if (board.dataset.turn === "cat" && board.dataset.phase === "play") showStatus(waitText());
     }
   }
 
@@ -358,24 +446,35 @@
 
   function onClick(event) {
     var target = event.target;
-    if (!board || !target.closest) return;
+    if (!target.closest || !target.closest("#kz-demo")) return;
+    if (!board) {
+      // The script is not set up yet: a tap on the pile only ends what would move.
+      if (target.closest("[data-kz-flip]")) {
+        event.preventDefault();
+        event.stopPropagation();
+        gateInput();
+      }
+      return;
+    }
     if (target.closest("[data-kz-skip]")) {
       event.preventDefault();
       finishAnimation();
+      quietUntil = performance.now() + QUIET_AFTER_SKIP;
       return;
     }
-    var inBoard = board.contains(target);
-    if (inBoard && (run || performance.now() < swallowClicksUntil) && !target.closest("[data-kz-free]")) {
-      // During an animation a tap only finishes it – it never flips a card.
+    var free = target.closest("[data-kz-free]");
+    if (free) {
+      finishAnimation();
+    } else if (board.contains(target) && gateInput()) {
+      // During an animation (and just after a tap ended one) a tap only finishes it.
       event.preventDefault();
       event.stopPropagation();
-      finishAnimation();
       return;
     }
-    if (target.closest("[data-kz-free]")) finishAnimation();
-    if (target.closest("[data-kz-flip]") && board.dataset.turn === "cat") {
-      // The server refuses this flip too; say so at once.
-      showStatus(waitText());
+    if (target.closest("[data-kz-flip]") && !mayFlip()) {
+      event.preventDefault();
+      event.stopPropagation();
+      return;
     }
     var close = target.closest("[data-kz-close]");
     if (close) {
@@ -404,10 +503,21 @@
       toggleAuto(form);
       return;
     }
+    if (form.hasAttribute("data-kz-speed")) {
+      event.preventDefault();
+      event.stopPropagation();
+      chooseSpeed(form, event.submitter);
+      return;
+    }
     var dialogOfForm = form.closest("dialog");
     if (dialogOfForm && form.getAttribute("method") !== "dialog") {
       window.setTimeout(function () { if (dialogOfForm.open) dialogOfForm.close(); }, 0);
     }
+  }
+
+  function remember(form, data) {
+    fetch(form.action, { method: "POST", body: data, headers: { "HX-Request": "true" }, credentials: "same-origin", keepalive: true })
+      .catch(function () {});
   }
 
   function toggleAuto(form) {
@@ -416,47 +526,77 @@
     var data = new FormData(form);
     data.set("an", auto ? "1" : "0");
     form.querySelector('[name="an"]').value = auto ? "0" : "1";
-    fetch(form.action, { method: "POST", body: data, headers: { "HX-Request": "true" }, credentials: "same-origin" })
-      .catch(function () {});
+    remember(form, data);
+    showSpeed();
     say(auto ? "Auto ist an: deine Karten werden automatisch aufgedeckt." : "Auto ist aus: du deckst selbst auf.");
     if (!run) settle();
   }
 
+  // Auto's speed: shown (and used) only while Auto is on.
+  function showSpeed() {
+    var form = document.querySelector("#kz-demo form[data-kz-speed]");
+    if (!form) return;
+    form.hidden = !auto;
+    $$("button[name=tempo]", form).forEach(function (button) {
+      button.setAttribute("aria-pressed", button.value === speed ? "true" : "false");
+    });
+  }
+
+  function chooseSpeed(form, button) {
+    if (!button || button.name !== "tempo" || button.value === speed) return;
+    speed = button.value;
+    if (board) board.dataset.speed = speed;
+    showSpeed();
+    var data = new FormData(form);
+    data.set("tempo", speed);
+    remember(form, data);
+    say("Tempo: " + button.textContent.trim() + ".");
+    // The next pause already runs at the new speed.
+    if (!run && timer) settle();
+  }
+
+  function anyDialogOpen() {
+    return !!document.querySelector("dialog[open]");
+  }
+
   function keyIsForUs(event) {
-    if (!board || event.ctrlKey || event.metaKey || event.altKey) return false;
-    if (openDialog()) return false;
+    if (!root || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return false;
+    if (anyDialogOpen()) return false;
     var active = document.activeElement;
     if (root.contains(active)) return true;
-    // On the full-screen page the game is the page: keys work without focusing it first.
-    var fullPage = document.body.classList.contains("page-demo");
-    return fullPage && (!active || active === document.body || active.id === "inhalt");
+    // Space and Enter stay with a form field, link or button elsewhere on the page.
+    if (active && active !== document.body && (isControl(active) || active.isContentEditable)) {
+      return active.id === "inhalt"; // the skip link's target (main) is no control
+    }
+    // On the full-screen page the game is the page; on the game page, once it is in view.
+    return document.body.classList.contains("page-demo") || inView;
   }
 
   function onKeyDown(event) {
-    if (!keyIsForUs(event)) return;
     if (event.key === "Tab" || event.key === "Shift") return;
-    if (run) {
-      // Any key only finishes the animation.
-      event.preventDefault();
-      finishAnimation();
-      swallowClicksUntil = performance.now() + 500;
+    if (!keyIsForUs(event)) return;
+    var flipKey = event.key === " " || event.key === "Enter";
+    if (event.repeat) {
+      // A held key never flips card after card.
+      if (flipKey) event.preventDefault();
       return;
     }
-    if (event.key !== " " && event.key !== "Enter") return;
-    if (performance.now() < swallowClicksUntil) { event.preventDefault(); return; }
+    if (!board || run || performance.now() < quietUntil) {
+      // Any key only finishes the animation (or the deal that waits to be seen).
+      event.preventDefault();
+      gateInput();
+      return;
+    }
+    if (!flipKey) return;
     var active = document.activeElement;
-    if (isControl(active) && !active.hasAttribute("data-kz-flip")) return; // that control acts itself
-    if (active && active.hasAttribute && active.hasAttribute("data-kz-flip")) return; // the button clicks itself
+    if (isControl(active)) return; // that control acts itself (the flip buttons pass the gate as clicks)
     event.preventDefault();
-    if (board.dataset.phase === "over") return;
-    if (board.dataset.turn === "cat") showStatus(waitText());
-    var button = document.getElementById("kz-flip");
-    if (button && !button.disabled) button.click();
+    if (mayFlip()) flipOwn();
   }
 
   function onKeyUp(event) {
     // Space clicks a focused button on key-up: not when that key has just ended an animation.
-    if (performance.now() < swallowClicksUntil && (event.key === " " || event.key === "Enter")) {
+    if (performance.now() < quietUntil && (event.key === " " || event.key === "Enter")) {
       event.preventDefault();
     }
   }
@@ -468,15 +608,16 @@
     if (!root || root.dataset.ready) return;
     root.dataset.ready = "1";
     root.classList.add("kz-demo--js");
-    root.addEventListener("click", onClick, true);
     root.addEventListener("submit", onSubmit, true);
-    document.addEventListener("keydown", onKeyDown);
-    document.addEventListener("keyup", onKeyUp, true);
     root.addEventListener("close", function () { if (!run) settle(); }, true);
+    watchView();
 
-    root.addEventListener("htmx:beforeRequest", function () { inFlight = true; clearTimer(); });
+    root.addEventListener("htmx:beforeRequest", function (event) {
+      inFlight = event.detail.elt && event.detail.elt.closest ? event.detail.elt.closest("form") || event.detail.elt : root;
+      clearTimer();
+    });
     root.addEventListener("htmx:afterRequest", function (event) {
-      inFlight = false;
+      inFlight = null;
       if (!event.detail.successful) {
         showStatus("Keine Verbindung zum Server – bitte versuche es gleich noch einmal.");
         if (board && board.dataset.turn === "cat") timer = window.setTimeout(askCat, ms("retry"));
@@ -497,6 +638,10 @@
     });
   }
 
+  // Taps and keys are gated from the moment the script runs, before htmx has set up the board.
+  document.addEventListener("click", onClick, true);
+  document.addEventListener("keydown", onKeyDown);
+  document.addEventListener("keyup", onKeyUp, true);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();
