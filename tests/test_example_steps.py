@@ -1,0 +1,212 @@
+"""Worked examples as step-throughs: the engine plays each checked example, the game
+page lists every step (no JavaScript needed) and htmx fetches one step at a time."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils.html import escape
+
+from games.play import definition as registry
+from games.play.steps import step_through
+from rules.models import RulesArticle, WorkedExample
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+GAMES = ("kaetzchen-angeln", "alpaka")  # the games whose examples step through
+STEP = re.compile(r'<li class="ex-steps__step">')
+
+
+def _examples(slug):
+    return list(WorkedExample.objects.filter(article__game__slug=slug).order_by("position", "pk"))
+
+
+def _url(slug, number, step=None):
+    url = reverse("games:example_step", kwargs={"slug": slug, "number": number})
+    return url if step is None else f"{url}?schritt={step}"
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_every_checked_example_steps_through_what_the_engine_plays(content, slug):
+    examples = _examples(slug)
+    assert examples
+    for example in examples:
+        through = step_through(example.engine_check)
+        assert through is not None, example.title
+        assert through.count >= 2, example.title
+        game = registry.get(example.engine_check["engine"])
+        assert through.template == game.example_step_template
+        for step in through.steps:
+            assert step["title"].strip(), example.title
+            # Presenters word events; no German comes from the engine's events.
+            assert "text" not in step
+
+
+def test_kaetzchen_steps_show_the_cards_the_engine_moves(content):
+    """The won cards and the table left behind are the engine's, as the example expects."""
+    for example in _examples("kaetzchen-angeln"):
+        check, expect = example.engine_check, example.expect
+        steps = step_through(check).steps
+        if check["kind"] != "flip":
+            assert expect["winner"] in ("you", "cat", None)
+            assert "Zuglimit erreicht" in steps[-1]["title"]
+            continue
+        shown = [[card["code"] for card in row["cards"]] for s in steps for row in s["rows"]]
+        if expect["won"]:
+            assert expect["won"] in shown, example.title
+            assert any("Unter deinen Stapel" in s["title"] for s in steps)
+        assert expect["table"] in shown, example.title
+
+
+def test_alpaka_round_steps_are_one_per_move_then_round_end_and_scoring(content):
+    for example in _examples("alpaka"):
+        check = example.engine_check
+        if check["kind"] != "round":
+            continue
+        titles = [s["title"] for s in step_through(check).steps]
+        moves = len(check["moves"])
+        assert len(titles) == 1 + moves + 2, example.title
+        assert titles[-2].startswith("Runde vorbei:")
+        assert titles[-1] == "Die Wertung:"
+
+
+def test_a_wrong_engine_changes_the_steps(content, monkeypatch):
+    """The steps are played, not written down: a different rule shows at once."""
+    from games.engines import kaetzchen
+
+    example = next(e for e in _examples("kaetzchen-angeln") if e.engine_check.get("kind") == "flip")
+    before = step_through(example.engine_check).steps
+    real = kaetzchen.resolve_flip
+    monkeypatch.setattr(
+        kaetzchen,
+        "resolve_flip",
+        lambda table, card: {**real([], card), "table": [*table, card], "kind": "stay"},
+    )
+    assert step_through(example.engine_check).steps != before
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_the_game_page_lists_every_step_without_javascript(content, client, slug):
+    html = client.get(f"/spiele/{slug}/").content.decode()
+    examples = _examples(slug)
+    total = sum(step_through(e.engine_check).count for e in examples)
+    assert len(STEP.findall(html)) == total
+    assert html.count('<figure class="ex-steps"') == len(examples)
+    for number, example in enumerate(examples, start=1):
+        for step in step_through(example.engine_check).steps:
+            assert escape(step["title"]) in html
+        # The stepper's links work without htmx, too (href beside hx-get).
+        assert f'href="{_url(slug, number, 2)}" hx-get="{_url(slug, number, 2)}"' in html
+        assert f'id="beispiel-{number}-ansage" role="status" aria-live="polite"' in html
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_the_htmx_partial_holds_exactly_the_step_asked_for(content, client, slug):
+    examples = _examples(slug)
+    for number in (1, len(examples)):
+        through = step_through(examples[number - 1].engine_check)
+        for step in range(1, through.count + 1):
+            response = client.get(_url(slug, number, step), **HTMX)
+            assert response.status_code == 200
+            assert "HX-Request" in response["Vary"]
+            html = response.content.decode()
+            assert len(STEP.findall(html)) == 1
+            assert f"Schritt {step}:</span> " in html
+            assert f"Schritt {step} von {through.count}" in html
+            assert f'<ol class="ex-steps__list" start="{step}">' in html
+            # Only the example's figure and its announcement – no other page parts.
+            assert html.lstrip().startswith(
+                f'<figure class="ex-steps is-stepping" id="beispiel-{number}-schritte">'
+            )
+            for part in (
+                "<html",
+                "<head",
+                "<body",
+                "<header",
+                "<main",
+                "<footer",
+                "<h1",
+                "<h3",
+                "example__body",
+            ):
+                assert part not in html, part
+            announcement = f'<p id="beispiel-{number}-ansage" hx-swap-oob="innerHTML">'
+            assert html.count(announcement) == 1
+            assert f"Schritt {step} von {through.count}: " in html.split(announcement)[1]
+            # Zurück/Weiter point at the neighbours; the last step offers „Von vorn“.
+            if step > 1:
+                assert f'hx-get="{_url(slug, number, step - 1)}"' in html
+            else:
+                assert 'aria-disabled="true">← Zurück</button>' in html
+            following = step + 1 if step < through.count else 1
+            assert f'hx-get="{_url(slug, number, following)}"' in html
+            assert ("Von vorn" in html) == (step == through.count)
+
+
+def test_without_htmx_a_step_is_a_page_of_its_own(content, client):
+    example = _examples("alpaka")[12]
+    through = step_through(example.engine_check)
+    response = client.get(_url("alpaka", 13, 2))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<h1" in html and example.title in html
+    assert len(STEP.findall(html)) == 1
+    assert through.steps[1]["title"] in html
+    assert 'class="ex-steps is-stepping"' in html  # the links show without scripting
+    assert "hx-swap-oob" not in html
+    assert 'href="/spiele/alpaka/#beispiel-13"' in html
+    assert "play/alpaka/table.css" in html  # the game's own drawing styles
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/spiele/alpaka/beispiel/1/?schritt=0",
+        "/spiele/alpaka/beispiel/1/?schritt=3",
+        "/spiele/alpaka/beispiel/1/?schritt=zwei",
+        "/spiele/alpaka/beispiel/1/?schritt=-1",
+        "/spiele/alpaka/beispiel/0/",
+        "/spiele/alpaka/beispiel/99/",
+        "/spiele/gibt-es-nicht/beispiel/1/",
+    ],
+)
+def test_steps_and_examples_out_of_range_are_not_found(content, client, url):
+    assert client.get(url, **HTMX).status_code == 404
+    assert client.get(url).status_code == 404
+
+
+def test_an_example_without_a_check_has_no_steps(content, client):
+    article = RulesArticle.objects.get(game__slug="alpaka")
+    snapshot = article.published_snapshot
+    snapshot["examples"][0] = {**snapshot["examples"][0], "engine_check": None}
+    article.save(update_fields=["published_snapshot"])
+    assert client.get(_url("alpaka", 1)).status_code == 404
+    assert client.get(_url("alpaka", 2)).status_code == 200
+
+
+def _queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+def test_drawing_steps_costs_no_query_per_example(content, client):
+    """The game page and a step cost the same number of queries for 1 or 19 examples."""
+    url = "/spiele/alpaka/"
+    client.get(url)  # the visitor cookie, statistics caches …
+    everything = _queries(client, url)
+    step = _queries(client, _url("alpaka", 13, 2))
+    article = RulesArticle.objects.get(game__slug="alpaka")
+    article.published_snapshot["examples"] = article.published_snapshot["examples"][12:13]
+    article.save(update_fields=["published_snapshot"])
+    one = client.get(url).content.decode()
+    assert one.count('<figure class="ex-steps"') == 1
+    assert _queries(client, url) == everything
+    assert _queries(client, _url("alpaka", 1, 2)) == step
+    assert step <= 4, step
+    print(f"queries: game page {everything}, one step {step}")
