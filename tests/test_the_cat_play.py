@@ -93,6 +93,7 @@ def test_demo_setup_offers_the_options_and_bot_counts(client, cat_game):
     for label in ("bis 20 Punkte", "kurz: bis 12 Punkte", "gemütlich", "flink", "Schummelkatze"):
         assert label in page
     assert 'name="bots" value="3"' in page and 'name="bots" value="4"' not in page
+    assert "Alle spielen gleichzeitig" in page and "so viel Zeit, wie du brauchst" not in page
     game_page = html(client.get("/spiele/the-cat/"))
     assert 'id="the_cat-demo"' in game_page and "play/the_cat/table.css" in game_page
 
@@ -132,6 +133,7 @@ def test_demo_round_take_swap_put_back_bots_stop_and_reveal(client, cat_game, cl
     assert "Tippe auf einen deiner Stapel" in page
     assert_nothing_hidden(page, state, 0)
 
+    assert "every 500ms" in page  # the table asks for news twice a second
     page = html(client.post(MOVE, {"aktion": "take:1"}, headers=HX))
     state = row().state
     hand = state["stacks"][0][1]
