@@ -1,0 +1,97 @@
+"""Worked examples step by step in a real browser: Weiter and Zurück swap only the
+example's figure, focus stays on the button, the step is announced; axe is happy."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ROUND = 13  # Alpaka: „Eine ganze Runde wird gewertet“ (start, a move, round end, scoring)
+
+
+@pytest.mark.parametrize(("name", "viewport"), [("phone", PHONE), ("desktop", DESKTOP)])
+def test_step_forward_and_back_with_the_buttons(content, page, name, viewport):
+    page.set_viewport_size(viewport)
+    page.goto(f"/spiele/alpaka/#beispiel-{ROUND}")
+    example = page.locator(f"#beispiel-{ROUND}")
+    figure = page.locator(f"#beispiel-{ROUND}-schritte")
+    steps = figure.locator(".ex-steps__step")
+    count = figure.locator(".ex-steps__count")
+    back = page.locator(f"#beispiel-{ROUND}-zurueck")
+    forward = page.locator(f"#beispiel-{ROUND}-weiter")
+    announce = page.locator(f"#beispiel-{ROUND}-ansage")
+
+    # With scripting the list shows its first step; the others wait for Weiter.
+    expect(steps.first).to_be_visible()
+    expect(steps.nth(1)).to_be_hidden()
+    expect(count).to_have_text("Schritt 1 von 4")
+    expect(back).to_have_attribute("aria-disabled", "true")
+    example.scroll_into_view_if_needed()
+    body = example.locator(".example__body")
+    body_text = body.inner_text()
+
+    forward.click()
+    expect(count).to_have_text("Schritt 2 von 4")
+    expect(steps).to_have_count(1)
+    expect(steps.first).to_contain_text("Anna legt eine 5.")
+    expect(announce).to_have_text("Schritt 2 von 4: Anna legt eine 5.")
+    expect(forward).to_be_focused()  # the keyboard stays where it was
+    assert body.inner_text() == body_text  # only the figure was swapped
+
+    page.keyboard.press("Enter")  # Weiter by keyboard
+    expect(count).to_have_text("Schritt 3 von 4")
+    expect(steps.first).to_contain_text("Runde vorbei: Anna hat keine Karten mehr.")
+    forward.click()
+    expect(count).to_have_text("Schritt 4 von 4")
+    expect(steps.first).to_contain_text("Die Wertung:")
+    expect(forward).to_have_text("Von vorn")
+    screenshot(page, f"example-steps-{name}")
+
+    back.click()
+    expect(count).to_have_text("Schritt 3 von 4")
+    expect(back).to_be_focused()
+    back.click()
+    expect(count).to_have_text("Schritt 2 von 4")
+    back.click()
+    expect(count).to_have_text("Schritt 1 von 4")
+    expect(back).to_have_attribute("aria-disabled", "true")
+    expect(announce).to_contain_text("Schritt 1 von 4: Oben liegt eine 4.")
+    # The address stays the game page; the steps never leave it.
+    assert page.url.endswith(f"/spiele/alpaka/#beispiel-{ROUND}")
+    assert_accessible(page)
+
+
+def test_kaetzchen_example_steps_and_is_accessible(content, page):
+    page.set_viewport_size(PHONE)
+    page.goto("/spiele/kaetzchen-angeln/#beispiel-1")
+    figure = page.locator("#beispiel-1-schritte")
+    page.locator("#beispiel-1-weiter").click()
+    expect(figure.locator(".ex-steps__count")).to_have_text("Schritt 2 von 5")
+    page.locator("#beispiel-1-weiter").click()
+    expect(figure.locator(".ex-steps__count")).to_have_text("Schritt 3 von 5")
+    expect(figure.locator(".kz-card.is-match")).to_have_count(2)
+    assert_accessible(page)
+
+
+def test_without_javascript_every_step_is_listed(content, browser, live_server):
+    context = browser.new_context(
+        viewport=PHONE, locale="de-DE", base_url=live_server.url, java_script_enabled=False
+    )
+    page = context.new_page()
+    page.goto("/spiele/alpaka/")
+    figure = page.locator(f"#beispiel-{ROUND}-schritte")
+    expect(figure.locator(".ex-steps__step")).to_have_count(4)
+    for index in range(4):
+        expect(figure.locator(".ex-steps__step").nth(index)).to_be_visible()
+    expect(figure.locator(".ex-steps__nav")).to_be_hidden()
+    # The links are plain pages of their own, too.
+    page.goto(f"/spiele/alpaka/beispiel/{ROUND}/?schritt=2")
+    expect(page.locator(".ex-steps__count")).to_have_text("Schritt 2 von 4")
+    page.locator(f"#beispiel-{ROUND}-weiter").click()
+    expect(page.locator(".ex-steps__count")).to_have_text("Schritt 3 von 4")
+    assert page.url.endswith("?schritt=3")
+    context.close()
