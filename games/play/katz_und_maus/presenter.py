@@ -462,9 +462,9 @@ def present(
             status = "bereit" if info["confirmed"] else "schaut die Wertung an"
         elif phase == km.PLAY and s == turn:
             status = "überlegt …" if s in bots else "am Zug"
-        elif info["finished"] and view["teams"]:
+        elif phase == km.PLAY and info["finished"] and view["teams"]:
             status = "fertig – spielt kartenlos"
-        elif info["kartenlos"]:
+        elif phase == km.PLAY and info["kartenlos"]:
             status = "kartenlos"
         else:
             status = ""

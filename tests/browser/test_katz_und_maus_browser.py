@@ -1,0 +1,201 @@
+"""Katz und Maus in the browser: a whole two-player demo game against a bot, played
+by a script through the two-step card moves (source, then target) to its end, with a
+reload in the middle; a room with two browsers; axe-core and the phone layout."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.engines import katz_und_maus as km
+from games.models import DemoGame
+from rooms.models import Room
+from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
+from tests.factories import make_article, make_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SEED = 31
+BODY = "[data-demo-body]"
+
+
+@pytest.fixture
+def katz(monkeypatch):
+    game = make_game(
+        "katz-und-maus", title="Katz und Maus", demo_engine="katz_und_maus", players_max=6
+    )
+    make_article(game)
+    monkeypatch.setattr("rooms.services.new_seed", lambda: SEED)
+    return game
+
+
+@pytest.fixture
+def open_browser(browser, live_server):
+    """New browser windows (own cookies) that fail the test on console errors or foreign requests."""
+    contexts = []
+    problems = []
+
+    def open_(viewport):
+        context = browser.new_context(viewport=viewport, locale="de-DE", base_url=live_server.url)
+        page = context.new_page()
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on(
+            "request",
+            lambda r: (
+                problems.append(r.url)
+                if not r.url.startswith((live_server.url, "data:", "about:"))
+                else None
+            ),
+        )
+        contexts.append(context)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+    assert problems == []
+
+
+def zug(action: dict) -> str:
+    if action["type"] == "discard":
+        return f"hand:{action['card']} discard:{action['pile'] + 1}"
+    source = action["source"]
+    if source == "hand":
+        source = f"hand:{action['card']}"
+    elif source == "discard":
+        source = f"discard:{action['index'] + 1}"
+    return f"{source} build:{action['pile'] + 1}"
+
+
+def make_move(page, root, action: dict) -> None:
+    """Choose the source card, then the target button that appeared for it."""
+    if action["type"] == "end":
+        root.get_by_role("button", name="Fertig – Zug beenden").click()
+        return
+    if action["type"] == "continue":
+        root.get_by_role("button", name="Weiter").click()
+        return
+    button = root.locator(f'button[name="zug"][value="{zug(action)}"]')
+    key = re.search(r"km-go--([\w-]+)", button.get_attribute("class")).group(1)
+    expect(button).to_be_hidden()  # only the chosen source shows its targets
+    root.locator(f'label:has(input[name="wahl"][value="{key}"])').click()
+    expect(button).to_be_visible()
+    button.click()
+
+
+def version(page, selector=BODY) -> int:
+    return int(page.locator(selector).get_attribute("data-version"))
+
+
+def no_horizontal_overflow(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_a_whole_demo_game_against_a_bot(katz, open_browser):
+    page = open_browser(DESKTOP)
+    page.goto("/spiele/katz-und-maus/demo/")
+    demo = page.locator("#katz_und_maus-demo")
+    demo.get_by_text("10 Karten", exact=True).click()
+    demo.get_by_role("button", name="Spiel starten").click()
+    expect(demo.locator(".km-status")).to_contain_text("Paco überlegt")
+    rng = random.Random(3)
+    moves = 0
+    reloaded = checked = False
+    for _ in range(2000):
+        # Wait until it is the reader's turn or the game is over (the page polls the bot's moves).
+        expect(demo.locator(".km-status--mine, .km-end")).to_be_visible(timeout=30000)
+        state = DemoGame.objects.get(engine="katz_und_maus").state
+        if state["phase"] == km.OVER:
+            break
+        if state["turn"] != 0:  # the page showed an older table than the row's: wait on
+            continue
+        if not checked:
+            screenshot(page, "katz-demo-my-turn-desktop")
+            assert_accessible(page)
+            checked = True
+        if moves == 12 and not reloaded:
+            before = version(page)
+            page.reload()
+            expect(demo.locator(".km-status--mine")).to_be_visible()
+            assert version(page) == before  # the same game goes on
+            reloaded = True
+        action = km.bot_action(km.view(state, 0), rng)
+        before = version(page)
+        make_move(page, demo, action)
+        expect(demo.locator(BODY)).not_to_have_attribute("data-version", str(before))
+        moves += 1
+    expect(demo.locator(".km-end")).to_be_visible()
+    assert reloaded and moves > 12
+    expect(demo.locator(".km-end__title")).to_have_text(re.compile("Gewonnen!|Partie vorbei|Unent"))
+    expect(demo.locator(".km-result")).to_contain_text("Wertung – Spiel 1")
+    screenshot(page, "katz-demo-end-desktop")
+    assert_accessible(page)
+    demo.get_by_role("button", name="Noch eine Partie").click()
+    expect(demo.locator(".km-bar__round")).to_have_text("Spiel 1")
+
+
+def test_the_demo_on_a_phone_with_five_players(katz, open_browser):
+    page = open_browser(PHONE)
+    page.goto("/spiele/katz-und-maus/demo/")
+    demo = page.locator("#katz_und_maus-demo")
+    demo.locator("label.choice--pill").nth(3).click()  # 4 bots
+    demo.get_by_role("button", name="Spiel starten").click()
+    expect(demo.locator(".km-seat")).to_have_count(4)
+    expect(demo.locator(".km-status--mine")).to_be_visible(timeout=60000)
+    assert no_horizontal_overflow(page)
+    # Choosing a card shows where it may go; keyboard: the radio group and its targets.
+    label = demo.locator("label.km-src").first
+    label.click()
+    expect(demo.locator(".km-go:visible").first).to_be_visible()
+    expect(demo.locator(".km-prompt")).to_be_visible()
+    screenshot(page, "katz-demo-phone")
+    assert no_horizontal_overflow(page)
+    assert_accessible(page)
+
+
+def test_a_room_with_two_browsers(katz, open_browser):
+    anna = open_browser(DESKTOP)
+    anna.goto("/spiele/katz-und-maus/raum/neu/")
+    anna.get_by_label("Dein Name am Tisch").fill("Anna")
+    anna.get_by_text("10 Karten", exact=True).click()
+    anna.get_by_role("button", name="Raum eröffnen").click()
+    expect(anna).to_have_url(re.compile(r"/spiele/katz-und-maus/raum/[\w-]{16}/$"))
+    invite = anna.locator("#invite-link").inner_text().strip()
+    ben = open_browser(PHONE)
+    ben.goto(invite)
+    ben.get_by_label("Dein Name am Tisch").fill("Ben")
+    ben.get_by_role("button", name="Beitreten").click()
+    expect(anna.locator(".player")).to_have_count(2)
+    anna.get_by_role("button", name="Partie starten").click()
+    # Seat 0 (Anna) deals, Ben starts.
+    expect(ben.locator(".km-status--mine")).to_be_visible()
+    expect(anna.locator(".km-status")).to_contain_text("Ben ist am Zug")
+    expect(ben.locator(".km-timer")).to_contain_text("Deine Zugzeit")
+    expect(ben.locator(".km-rule")).to_contain_text("höchste Handkarte")
+    screenshot(ben, "katz-room-phone")
+    screenshot(anna, "katz-room-desktop")
+    assert no_horizontal_overflow(ben)
+    assert_accessible(ben)
+    rng = random.Random(4)
+    pages = {0: anna, 1: ben}
+    for _ in range(12):
+        room = Room.objects.get()
+        state = room.state
+        seat = km.to_act(state)[0]
+        page = pages[seat]
+        expect(page.locator(".km-status--mine")).to_be_visible()
+        expect(page.locator("#room-body")).to_have_attribute("data-version", str(room.version))
+        make_move(page, page, km.bot_action(km.view(state, seat), rng))
+        expect(page.locator("#room-body")).not_to_have_attribute("data-version", str(room.version))
+        if Room.objects.get().state["phase"] != km.PLAY:
+            break
+    # The other browser follows without reloading.
+    room = Room.objects.get()
+    for page in pages.values():
+        expect(page.locator("#room-body")).to_have_attribute(
+            "data-version", str(room.version), timeout=5000
+        )
+    assert_accessible(anna)
