@@ -403,3 +403,22 @@ def test_demo_full_pages_show_nothing_hidden(client, cat_game, clock):  # noqa: 
         page = html(client.get(url))
         assert "Deine Hand: Stapel 3" in page
         assert_nothing_hidden(page, row().state, 0)
+
+
+def test_four_at_the_table_get_three_stacks_each(cat_game, clock):  # noqa: F811
+    anna = Player("Anna")
+    response = anna.client.post("/spiele/the-cat/raum/neu/", {"name": "Anna", "speed": "flink"})
+    anna.url = response["Location"]
+    for token in ("a", "b", "c"):
+        anna.post("bot/", {"token": token})
+    page = anna.post("starten/")
+    state = room().state
+    assert [len(own) for own in state["stacks"]] == [3, 3, 3, 3]
+    assert state["names"][1:] == ["Minka", "Tiger", "Pünktchen"]
+    assert page.count("cat-stacks__item") == 3 and page.count('<li class="cat-player') == 3
+    for _ in range(10):
+        version = room().version
+        clock.advance(2)
+        page = anna.poll(version)
+        assert_nothing_hidden(page, room().state, 0)
+    assert sum(room().state["bot_steps"]) >= 20
