@@ -41,7 +41,7 @@ def _table(state: dict, seats, *, names=None, show_chips=True, show_cards=True) 
             _hand(
                 names[seat],
                 state["hands"][seat] if show_cards else None,
-                out=state["quit"][seat],
+                out=state["quit"][seat] and show_cards,
                 chip_counts=state["chips"][seat] if show_chips else None,
             )
             for seat in seats
