@@ -377,3 +377,58 @@ def test_a_room_refuses_teams_for_three_in_german(game, seed, clock):
     html = anna.post(url + "starten/", {}, headers=HX).content.decode()
     assert "nur zu viert oder zu sechst" in html
     assert Room.objects.get().status == Room.Status.LOBBY
+
+
+def test_schneller_plays_the_bots_turns_at_once(client, game, seed, clock):
+    html = start(client, bots=3)
+    assert "Schneller" in html
+    html = post(client, "schneller", {})
+    state = row().state
+    assert state["turn"] == 0 and state["phase"] == km.PLAY
+    assert "Du bist am Zug" in html and "Schneller" not in html
+    assert "Unbekannte" not in html
+    html = post(client, "schneller", {})
+    assert "Die Gegner sind gerade nicht am Zug." in html
+    assert row().state == state
+
+
+def _play_until(client, clock, done, rng, limit=3000):
+    for _ in range(limit):
+        current = row()
+        state = current.state
+        if done(state):
+            return state
+        if 0 in km.to_act(state):
+            action = km.bot_action(km.view(state, 0), rng)
+            post(client, "aktion", {"version": current.version, **act_data(action, state, 0)})
+        else:
+            clock.advance(1)
+            client.get(f"{DEMO}status/", {"v": current.version})
+    raise AssertionError("never reached")
+
+
+def test_a_match_to_500_waits_for_weiter_after_each_game(client, game, seed, clock):
+    start(client, bots=1, match="500", stock_size=10)
+    _play_until(client, clock, lambda s: s["phase"] == km.SCORING, random.Random(1))
+    html = client.get(DEMO).content.decode()
+    assert "Wertung – Spiel 1" in html and 'value="continue"' in html
+    assert "Punkteverlauf" in html and "bis 500 Punkte" in html
+    html = post(client, "aktion", {"version": row().version, "aktion": "continue"})
+    assert "Du bist bereit für das nächste Spiel." in html
+    if row().state["phase"] == km.SCORING:  # the bot confirms after its delay
+        clock.advance(1)
+        html = client.get(f"{DEMO}status/", {"v": row().version}).content.decode()
+    state = row().state
+    assert state["round"] == 2 and state["phase"] == km.PLAY
+    assert "Spiel 2" in html
+
+
+def test_team_demo_hint_reaches_the_bot_partner(client, game, seed, clock):
+    start(client, bots=3, teams="team")
+    html = post(
+        client, "aktion", {"version": row().version, "aktion": "hint", "rang": "A", "stapel": "3"}
+    )
+    state = row().state
+    assert state["hints"][2] == {"from": 0, "rank": "A", "pile": 2}
+    assert "Du rätst Minka: „Leg dein Ass auf Baustapel 3.“" in html
+    assert "Dein Hinweis: „Leg dein Ass auf Baustapel 3“" in html and "Hinweis von Du" not in html

@@ -9,9 +9,11 @@ engine would refuse – the demo and rooms show that message and deal nothing.
 
 from __future__ import annotations
 
+from games import clock
 from games.engines import katz_und_maus as km
 from games.engines.base import IllegalAction
-from games.play.definition import Choice, DemoSpec, GameDefinition, Option
+from games.play import driver
+from games.play.definition import Choice, DemoExtra, DemoSpec, GameDefinition, Option
 from games.play.katz_und_maus import examples, presenter
 
 ALONE, TEAMS = "allein", "team"
@@ -41,6 +43,22 @@ def engine_options(options: dict, bots: set[int]) -> dict:
         "completed": options.get("completed", "shuffle"),
     }
 
+
+def _faster(row, data):
+    """„Schneller“ in the demo: the bots play the rest of their turns at once."""
+    if row.state is None:
+        raise IllegalAction(driver.START_FIRST)
+    table = driver.table_of(KATZ_UND_MAUS, row)
+    steps = 0
+    while steps < MAX_FAST_STEPS and table.advance(clock.now(), force_bot=True):
+        steps += 1
+    if not steps:
+        raise IllegalAction(driver.NOT_BOTS_TURN)
+    driver.store(row, table)
+    return {}
+
+
+MAX_FAST_STEPS = 500  # far more than any bot turns between two of the reader's turns
 
 KATZ_UND_MAUS = GameDefinition(
     key="katz_und_maus",
@@ -106,7 +124,13 @@ KATZ_UND_MAUS = GameDefinition(
         "Wer zuerst am Tisch saß, gibt; der Platz danach beginnt. Im Team sitzen Partner "
         "einander gegenüber (zu viert Platz 1 und 3, zu sechst Platz 1 und 4)."
     ),
-    demo=DemoSpec(template="play/demo.html", bot_counts=(1, 2, 3, 4, 5), default_bots=1),
+    demo=DemoSpec(
+        template="play/demo.html",
+        bot_counts=(1, 2, 3, 4, 5),
+        default_bots=1,
+        # Any version: it only fast-forwards the bots, whatever the page showed.
+        extras={"schneller": DemoExtra(run=_faster, versioned=False)},
+    ),
     verifiers=examples.VERIFIERS,
     engine_options=engine_options,
 )

@@ -26,6 +26,7 @@ SUITS = {"C": ("♣", "Kreuz", False), "S": ("♠", "Pik", False), "H": ("♥", 
 SUITS["D"] = ("♦", "Karo", True)
 RANK_NAMES = {"A": "Ass", "J": "Bube", "Q": "Dame", "K": "König"}
 RANK_ACCUSATIVE = {"A": "das Ass", "J": "den Buben", "Q": "die Dame", "K": "den König"}
+RANK_YOUR = {"A": "dein Ass", "J": "deinen Buben", "Q": "deine Dame", "K": "deinen König"}
 VALUE_NAMES = {1: "Ass", 11: "Bube", 12: "Dame"}
 TEAM_NAMES = ("Team A", "Team B", "Team C")
 TIMEOUT_RULE = (
@@ -154,6 +155,11 @@ def card(code: str | None) -> dict | None:
 def card_acc(code: str) -> str:
     rank = code[:-1]
     return RANK_ACCUSATIVE.get(rank, f"die {rank}")
+
+
+def hint_text(rank: str, pile: int) -> str:
+    """„Leg deine 7 auf Baustapel 2“ (``pile`` 0-based)."""
+    return f"Leg {RANK_YOUR.get(rank, f'deine {rank}')} auf Baustapel {pile + 1}"
 
 
 def value_name(value: int) -> str:
@@ -286,8 +292,8 @@ def describe(event: dict, me: int | None, names: list[str]) -> str:
         )
     if kind == "hint":
         return (
-            f"{w.who(seat)} {w.verb(seat, 'rät', 'rätst')} {w.dative(event['to'])}: „Leg deine "
-            f"{RANK_NAMES.get(event['rank'], event['rank'])} auf Baustapel {event['pile'] + 1}.“"
+            f"{w.who(seat)} {w.verb(seat, 'rät', 'rätst')} {w.dative(event['to'])}: "
+            f"„{hint_text(event['rank'], event['pile'])}.“"
         )
     if kind == "hint_followed":
         return f"{w.who(seat)} {w.verb(seat, 'folgt', 'folgst')} dem Hinweis."
@@ -490,9 +496,9 @@ def present(
                 "status": status,
                 "hint": (
                     {
-                        "from": you if hint["from"] == me else names[hint["from"]],
-                        "text": f"Leg deine {RANK_NAMES.get(hint['rank'], hint['rank'])} "
-                        f"auf Baustapel {hint['pile'] + 1}",
+                        "mine": hint["from"] == me,
+                        "from": names[hint["from"]],
+                        "text": hint_text(hint["rank"], hint["pile"]),
                     }
                     if hint
                     else None
@@ -600,6 +606,12 @@ def present(
             "spectator": me is None,
             "my_turn": my_turn,
             "sources": sources,
+            # Where focus lands after a move: the first card to choose, in document order.
+            "focus_key": min(
+                (source["key"] for source in sources),
+                key=lambda key: (not key.startswith("hand"), key != "stock", key),
+                default="",
+            ),
             "can_end": can_end,
             "can_continue": can_continue,
             "may_hint": may_hint,
