@@ -417,7 +417,7 @@ def _reveal(view: dict, me: int | None, you: str, words: _Words) -> dict:
         if row["caller"] and result["caller_right"]:
             calc = f"{finished} Stapel + 1 Bonus = {points(row['points'])}"
         elif row["caller"]:
-            calc = f"Stopp zu früh: {points(0)} (statt {finished})"
+            calc = f"Stopp zu früh: {points(0)}" + (f" (statt {finished})" if finished else "")
         else:
             calc = (
                 f"{finished} fertige{'r' if finished == 1 else ''} Stapel = {points(row['points'])}"
