@@ -422,3 +422,20 @@ def test_four_at_the_table_get_three_stacks_each(cat_game, clock):  # noqa: F811
         page = anna.poll(version)
         assert_nothing_hidden(page, room().state, 0)
     assert sum(room().state["bot_steps"]) >= 20
+
+
+def test_demo_round_nobody_can_finish_ends_by_vote_or_time(client, cat_game, clock):  # noqa: F811
+    start_demo(client, bots=2)
+    page = html(client.post(MOVE, {"aktion": "give_up"}, headers=HX))
+    state = row().state
+    assert state["phase"] == the_cat.REVEAL and state["round_result"]["reason"] == "given_up"
+    assert "Alle wollten die Runde beenden" in page
+    html(client.post(MOVE, {"aktion": "continue"}, headers=HX))
+    # Nobody calls: after the round time the round ends and everyone scores finished stacks.
+    version = row().version
+    clock.advance(presenter.ROUND_SECONDS + 1)
+    page = html(client.get(DEMO + "status/", {"v": version}, headers=HX))
+    state = row().state
+    assert state["round_result"]["reason"] == "time"  # seed 4242: the slow bots never finish
+    assert "Die Rundenzeit ist abgelaufen" in page
+    assert state["phase"] == the_cat.REVEAL and state["round"] == 2
