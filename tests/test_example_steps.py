@@ -59,8 +59,31 @@ def test_kaetzchen_steps_show_the_cards_the_engine_moves(content):
         shown = [[card["code"] for card in row["cards"]] for s in steps for row in s["rows"]]
         if expect["won"]:
             assert expect["won"] in shown, example.title
-            assert any("Unter deinen Stapel" in s["title"] for s in steps)
+            assert any(s["title"].startswith("Unter d") for s in steps)
         assert expect["table"] in shown, example.title
+
+
+def test_kaetzchen_steps_name_who_flips_as_the_article_does(content):
+    """„Du“ flips unless the check says ``by = "cat"`` – then „dein Gegenüber“ (not the
+    demo's Kätzchen) flips and wins, and the verifier checks that same flip."""
+    from games import example_checks
+
+    example = WorkedExample.objects.get(
+        article__game__slug="kaetzchen-angeln", title="Der nächste Bube nimmt den ersten mit"
+    )
+    assert example.engine_check["by"] == "cat"
+    titles = [s["title"] for s in step_through(example.engine_check).steps]
+    assert "Dein Gegenüber deckt Herz Bube auf." in titles
+    assert "Bube räumt ab! Dein Gegenüber nimmt 4 Karten." in titles
+    assert not any("Kätzchen" in title or "Du " in title for title in titles)
+    last = {"engine": "kaetzchen", "kind": "flip", "table": ["8S"], "card": "2D",
+            "last_card": True, "by": "cat"}  # fmt: skip
+    assert step_through(last).steps[-1]["title"] == (
+        "Der Stapel deines Gegenübers ist leer – du gewinnst!"
+    )
+    assert example_checks.verify(last)["game_over"] is True
+    with pytest.raises(ValueError):
+        example_checks.verify({**last, "by": "niemand"})
 
 
 def test_alpaka_round_steps_are_one_per_move_then_round_end_and_scoring(content):

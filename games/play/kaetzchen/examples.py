@@ -12,24 +12,31 @@ from games.engines import kaetzchen
 LIMIT = 5000  # the site's move limit
 
 
-def flip_position(check: dict) -> dict:
-    """``{"table": [...], "card": "9C"}``: you (seat 0) are about to flip ``card``.
+def flipper(check: dict) -> int:
+    """Who flips in a ``flip`` example: ``"by": "you"`` (default) or ``"cat"`` (the other)."""
+    by = check.get("by", "you")
+    if by not in kaetzchen.SEAT_NAMES:
+        raise ValueError(f"Unbekannter Platz: {by!r}")
+    return kaetzchen.SEAT_NAMES.index(by)
 
-    With ``"last_card": true`` it is your last card; otherwise the remaining cards
+
+def flip_position(check: dict) -> dict:
+    """``{"table": [...], "card": "9C"}``: the flipper (``by``) is about to flip ``card``.
+
+    With ``"last_card": true`` it is their last card; otherwise the remaining cards
     are split between both piles.
     """
     table, card = list(check["table"]), check["card"]
     rest = [code for code in kaetzchen.CARDS if code != card and code not in table]
     if len(rest) + len(table) + 1 != len(kaetzchen.CARDS):
         raise ValueError(f"Unmögliche Lage: {check!r}")
-    mine = [] if check.get("last_card") else rest[: len(rest) // 2]
+    seat = flipper(check)
+    own = [] if check.get("last_card") else rest[: len(rest) // 2]
+    piles = [[], []]
+    piles[seat] = [card, *own]
+    piles[1 - seat] = [code for code in rest if code not in own]
     state = kaetzchen.new_game(0)
-    state.update(
-        piles=[[card, *mine], [code for code in rest if code not in mine]],
-        table=table,
-        turn=0,
-        starter=0,
-    )
+    state.update(piles=piles, table=table, turn=seat, starter=seat)
     return state
 
 
@@ -62,12 +69,12 @@ def flip_event(events: list[dict]) -> dict:
 
 
 def _kaetzchen_flip(check: dict) -> dict:
-    """``{"table": [...], "card": "9C"}`` → ``{"kind", "won", "table"}``.
+    """``{"table": [...], "card": "9C"}`` (optional ``"by": "cat"``) → ``{"kind", "won", "table"}``.
 
     With ``"last_card": true`` the card is the flipper's last one, and the
     result also says whether that ended the game (``"game_over"``).
     """
-    state, events = kaetzchen.apply(flip_position(check), 0, {"type": "flip"})
+    state, events = kaetzchen.apply(flip_position(check), flipper(check), {"type": "flip"})
     flip = flip_event(events)
     actual = {"kind": flip["type"], "won": flip.get("won", []), "table": state["table"]}
     if check.get("last_card"):

@@ -10,13 +10,22 @@ from __future__ import annotations
 
 from games.engines import kaetzchen as engine
 from games.play.kaetzchen.board import card_context
-from games.play.kaetzchen.examples import LIMIT, flip_event, flip_position, limit_position
-from games.play.kaetzchen.presenter import (
-    WHO,
-    count_text,
-    event_text,
-    result_text,
-    turn_text,
+from games.play.kaetzchen.examples import (
+    LIMIT,
+    flip_event,
+    flip_position,
+    flipper,
+    limit_position,
+)
+from games.play.kaetzchen.presenter import ARTICLE, count_text, event_text, result_text, turn_text
+
+# The article speaks to „du“ and calls the other player „dein Gegenüber“.
+WHO = ("Du", ARTICLE.name)
+PILE = ("deinen Stapel", "den Stapel deines Gegenübers")
+PILE_NOW = ("Dein Stapel", ARTICLE.pile)
+LAST_CARD = (
+    "Du deckst gleich deine letzte Karte auf.",
+    f"{ARTICLE.name} deckt gleich die letzte Karte auf.",
 )
 
 
@@ -61,10 +70,15 @@ def _piles(state: dict) -> list[dict]:
     ]
 
 
+def _said(event: dict) -> str:
+    return event_text(event, ARTICLE)
+
+
 def _flip_steps(check: dict) -> list[dict]:
     before = flip_position(check)
+    seat = flipper(check)
     table = list(before["table"])
-    after, events = engine.apply(before, 0, {"type": "flip"})
+    after, events = engine.apply(before, seat, {"type": "flip"})
     flipped = next(e for e in events if e["type"] == "flip")
     flip = flip_event(events)
     card = flipped["card"]
@@ -74,7 +88,7 @@ def _flip_steps(check: dict) -> list[dict]:
         _step(
             _table_sentence(table),
             _row(table, label="Tisch"),
-            lines=["Du deckst gleich deine letzte Karte auf."] if check.get("last_card") else [],
+            lines=[LAST_CARD[seat]] if check.get("last_card") else [],
         ),
     ]
     if flip["type"] == "stay":
@@ -85,13 +99,13 @@ def _flip_steps(check: dict) -> list[dict]:
         )
         steps.append(
             _step(
-                event_text(flipped),
+                _said(flipped),
                 _row(after["table"], {new: "new"}, label="Tisch"),
-                lines=[event_text(flip), why],
+                lines=[_said(flip), why],
             )
         )
     else:
-        steps.append(_step(event_text(flipped), _row([*table, card], {new: "new"}, label="Tisch")))
+        steps.append(_step(_said(flipped), _row([*table, card], {new: "new"}, label="Tisch")))
         won = flip["won"]
         if flip["type"] == "fish":
             matched = flip["matched_index"]
@@ -101,22 +115,21 @@ def _flip_steps(check: dict) -> list[dict]:
             why = (
                 f"{engine.card_label(card)} hat denselben Rang wie "
                 f"{engine.card_label(table[matched])}: Diese Karte, alle Karten danach "
-                "und die aufgedeckte gehören dir."
+                f"und die aufgedeckte gehören {('dir', 'deinem Gegenüber')[seat]}."
             )
         else:
             marks = {index: "won" for index in range(len(table))}
             marks[new] = "new won jack"
             why = "Ein Bube auf einem Tisch mit Karten nimmt den ganzen Tisch."
-        steps.append(
-            _step(event_text(flip), _row([*table, card], marks, label="Tisch"), lines=[why])
-        )
+        steps.append(_step(_said(flip), _row([*table, card], marks, label="Tisch"), lines=[why]))
         steps.append(
             _step(
-                f"Unter deinen Stapel kommen {count_text(len(won))}, in der Reihenfolge "
+                f"Unter {PILE[seat]} kommen {count_text(len(won))}, in der Reihenfolge "
                 f"vom Tisch: {_labels(won)}.",
                 _row(won, label="Unter den Stapel"),
                 lines=[
-                    "Du nimmst sie zusammen, ohne die Reihenfolge zu ändern: "
+                    f"{WHO[seat]} {('nimmst', 'nimmt')[seat]} sie zusammen, ohne die "
+                    "Reihenfolge zu ändern: "
                     f"{engine.card_label(won[-1])}, die gerade aufgedeckte Karte, "
                     "liegt danach ganz unten."
                 ],
@@ -126,12 +139,12 @@ def _flip_steps(check: dict) -> list[dict]:
     if check.get("last_card"):
         over = next((e for e in events if e["type"] == "game_over"), None)
         if over is not None:
-            steps.append(_step(event_text(over), piles=_piles(after)))
+            steps.append(_step(_said(over), piles=_piles(after)))
         else:
             steps.append(
                 _step(
-                    f"Dein Stapel hat wieder {count_text(len(after['piles'][0]))}: "
-                    f"Die Partie geht weiter. {turn_text(after['turn'])}",
+                    f"{PILE_NOW[seat]} hat wieder {count_text(len(after['piles'][seat]))}: "
+                    f"Die Partie geht weiter. {turn_text(after['turn'], ARTICLE)}",
                     piles=_piles(after),
                 )
             )
@@ -146,20 +159,24 @@ def _limit_steps(check: dict) -> list[dict]:
     table = before["table"]
     return [
         _step(
-            f"{_number(LIMIT - 1)} Züge sind gespielt. Kätzchen macht gleich den letzten "
-            f"erlaubten, Zug {_number(LIMIT)}.",
+            f"{_number(LIMIT - 1)} Züge sind gespielt. {ARTICLE.name} macht gleich den "
+            f"letzten erlaubten, Zug {_number(LIMIT)}.",
             _row(table, label="Tisch"),
-            lines=[_table_sentence(table)],
+            lines=[
+                _table_sentence(table),
+                f"Die Grenze von {_number(LIMIT)} Zügen ist eine Sicherheitsregel dieser "
+                "Seite, keine Regel am Tisch.",
+            ],
             piles=_piles(before),
         ),
         _step(
-            event_text(flipped),
+            _said(flipped),
             _row(after["table"], {len(table): "new"}, label="Tisch"),
-            lines=[event_text(flip_event(events))],
+            lines=[_said(flip_event(events))],
             piles=_piles(after),
         ),
         _step(
-            result_text(over),
+            result_text(over, ARTICLE),
             piles=_piles(after),
             lines=[f"Die {count_text(len(after['table']))} auf dem Tisch zählen nicht mit."],
         ),
