@@ -137,15 +137,27 @@ def test_a_whole_demo_game_against_a_bot(katz, open_browser):
     expect(demo.locator(".km-bar__round")).to_have_text("Spiel 1")
 
 
-def test_the_demo_on_a_phone_with_five_players(katz, open_browser):
+def test_the_demo_on_a_phone_with_teams_of_two(katz, open_browser):
     page = open_browser(PHONE)
     page.goto("/spiele/katz-und-maus/demo/")
     demo = page.locator("#katz_und_maus-demo")
-    demo.locator("label.choice--pill").nth(3).click()  # 4 bots
+    demo.locator("label.choice--pill").nth(1).click()  # 2 bots: teams need 4 or 6 players
+    demo.get_by_text("Teams", exact=True).click()
     demo.get_by_role("button", name="Spiel starten").click()
-    expect(demo.locator(".km-seat")).to_have_count(4)
-    expect(demo.locator(".km-status--mine")).to_be_visible(timeout=60000)
+    expect(demo.locator(".room-note")).to_contain_text("nur zu viert oder zu sechst")
+    demo.locator("label.choice--pill").nth(2).click()  # 3 bots
+    demo.get_by_text("Teams", exact=True).click()  # the refused form shows the stored settings
+    demo.get_by_role("button", name="Spiel starten").click()
+    expect(demo.locator(".km-seat")).to_have_count(3)
+    expect(demo.locator(".km-seat.is-partner")).to_contain_text("Minka")
+    # The bots' turns at once instead of move by move.
+    demo.get_by_role("button", name="Schneller").click()
+    expect(demo.locator(".km-status--mine")).to_be_visible()
     assert no_horizontal_overflow(page)
+    demo.get_by_label("Karte", exact=True).select_option("A")
+    demo.get_by_label("auf Baustapel", exact=True).select_option("2")
+    demo.get_by_role("button", name="Hinweis geben").click()
+    expect(demo.locator(".km-seat.is-partner")).to_contain_text("Dein Hinweis: „Leg dein Ass")
     # Choosing a card shows where it may go; keyboard: the radio group and its targets.
     label = demo.locator("label.km-src").first
     label.click()
