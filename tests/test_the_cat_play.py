@@ -439,3 +439,15 @@ def test_demo_round_nobody_can_finish_ends_by_vote_or_time(client, cat_game, clo
     assert state["round_result"]["reason"] == "time"  # seed 4242: the slow bots never finish
     assert "Die Rundenzeit ist abgelaufen" in page
     assert state["phase"] == the_cat.REVEAL and state["round"] == 2
+
+
+def test_demo_move_counts_although_the_bots_moved_meanwhile(client, cat_game, clock):  # noqa: F811
+    """Bots act between any two clicks: a move is checked by the engine, never refused
+    because the page showed an older picture."""
+    start_demo(client, bots=3, speed="flink")
+    shown = row().version
+    clock.advance(6)  # the bots act before the click arrives; the page never polled
+    page = html(client.post(MOVE, {"version": shown, "aktion": "take:0"}, headers=HX))
+    state = row().state
+    assert state["held"][0] == 0 and sum(state["bot_steps"]) >= 6
+    assert "Die Bots waren inzwischen am Zug" not in page and "Deine Hand: Stapel 1" in page
