@@ -432,3 +432,45 @@ def test_team_demo_hint_reaches_the_bot_partner(client, game, seed, clock):
     assert state["hints"][2] == {"from": 0, "rank": "A", "pile": 2}
     assert "Du rätst Minka: „Leg dein Ass auf Baustapel 3.“" in html
     assert "Dein Hinweis: „Leg dein Ass auf Baustapel 3“" in html and "Hinweis von Du" not in html
+
+
+def test_spectator_leaving_and_rematch_in_a_room(game, seed, clock):
+    anna, ben, carl = Client(), Client(), Client()
+    url = anna.post(
+        "/spiele/katz-und-maus/raum/neu/",
+        {"name": "Anna", "teams": "allein", "match": "single", "stock_size": 10},
+    )["Location"]
+    ben.post(url + "beitreten/", {"name": "Ben"})
+    anna.post(url + "bot/", {"token": "t"})
+    anna.post(url + "starten/", {})
+    room = Room.objects.get()
+    assert room.state["players"] == 3
+    html = carl.get(url).content.decode()  # a spectator sees no hand at all
+    assert "du schaust zu" in html and "Deine Hand" not in html
+    assert_nothing_hidden(html, room.state, None)
+    ben.post(url + "verlassen/", {}, headers=HX)
+    html = anna.get(url).content.decode()
+    assert "Ben verlässt den Raum." in html
+    room.refresh_from_db()
+    assert room.state["out"][1] and room.state["phase"] == km.PLAY
+    # Anna plays on against the bot until the game ends, then deals again.
+    rng = random.Random(9)
+    for _ in range(3000):
+        room.refresh_from_db()
+        if room.status == Room.Status.FINISHED:
+            break
+        state = room.state
+        if 0 in km.to_act(state):
+            action = km.bot_action(km.view(state, 0), rng)
+            anna.post(
+                url + "aktion/", {"version": room.version, **act_data(action, state, 0)}, headers=HX
+            )
+        else:
+            clock.advance(1)
+            anna.get(url + "status/", {"v": room.version}, headers=HX)
+    assert room.status == Room.Status.FINISHED
+    html = anna.get(url).content.decode()
+    assert "Neue Partie" in html and "Wertung – Spiel 1" in html
+    anna.post(url + "neue-partie/", {"version": room.version}, headers=HX)
+    room.refresh_from_db()
+    assert room.status == Room.Status.PLAYING and room.state["players"] == 2
