@@ -166,6 +166,22 @@ def test_the_demo_on_a_phone_with_teams_of_two(katz, open_browser):
     screenshot(page, "katz-demo-phone")
     assert no_horizontal_overflow(page)
     assert_accessible(page)
+    # By keyboard: a card of the radio group, then Tab to its first target and Enter.
+    page.keyboard.press("Escape")
+    first = demo.locator('input[name="wahl"]').first
+    first.focus()
+    page.keyboard.press("Space")
+    expect(first).to_be_checked()
+    page.keyboard.press("Tab")
+    focused = page.locator(":focus")
+    expect(focused).to_have_class(re.compile(r"\bkm-go\b"))
+    assert focused.get_attribute("aria-label").endswith(" legen und den Zug beenden") or (
+        "auf Baustapel" in focused.get_attribute("aria-label")
+    )
+    before = version(page)
+    page.keyboard.press("Enter")
+    expect(demo.locator(BODY)).not_to_have_attribute("data-version", str(before))
+    expect(demo.locator(".km-log__list")).to_contain_text("Du legst")
 
 
 def test_a_room_with_two_browsers(katz, open_browser):
@@ -181,6 +197,10 @@ def test_a_room_with_two_browsers(katz, open_browser):
     ben.get_by_label("Dein Name am Tisch").fill("Ben")
     ben.get_by_role("button", name="Beitreten").click()
     expect(anna.locator(".player")).to_have_count(2)
+    expect(ben.locator(".settings-summary")).to_contain_text("10 Karten")
+    screenshot(ben, "katz-lobby-phone")
+    assert no_horizontal_overflow(ben)
+    assert_accessible(anna)
     anna.get_by_role("button", name="Partie starten").click()
     # Seat 0 (Anna) deals, Ben starts.
     expect(ben.locator(".km-status--mine")).to_be_visible()
