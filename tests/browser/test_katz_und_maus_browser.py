@@ -70,8 +70,9 @@ def zug(action: dict) -> str:
     return f"{source} build:{action['pile'] + 1}"
 
 
-def make_move(page, root, action: dict) -> None:
-    """Choose the source card, then the target button that appeared for it."""
+def make_move(page, root, action: dict, drag: bool = False) -> None:
+    """Choose the source card, then the target button that appeared for it
+    (``drag``: drag the card onto the pile instead)."""
     if action["type"] == "end":
         root.get_by_role("button", name="Fertig – Zug beenden").click()
         return
@@ -81,7 +82,12 @@ def make_move(page, root, action: dict) -> None:
     button = root.locator(f'button[name="zug"][value="{zug(action)}"]')
     key = re.search(r"km-go--([\w-]+)", button.get_attribute("class")).group(1)
     expect(button).to_be_hidden()  # only the chosen source shows its targets
-    root.locator(f'label:has(input[name="wahl"][value="{key}"])').click()
+    source = root.locator(f'label:has(input[name="wahl"][value="{key}"])')
+    if drag:
+        value = zug(action)
+        source.drag_to(root.locator(f'.km-build:has(button[name="zug"][value="{value}"])'))
+        return
+    source.click()
     expect(button).to_be_visible()
     button.click()
 
@@ -103,7 +109,7 @@ def test_a_whole_demo_game_against_a_bot(katz, open_browser):
     expect(demo.locator(".km-status")).to_contain_text("Paco überlegt")
     rng = random.Random(3)
     moves = 0
-    reloaded = checked = False
+    reloaded = checked = dragged = False
     for _ in range(2000):
         # Wait until it is the reader's turn or the game is over (the page polls the bot's moves).
         expect(demo.locator(".km-status--mine, .km-end")).to_be_visible(timeout=30000)
@@ -124,11 +130,13 @@ def test_a_whole_demo_game_against_a_bot(katz, open_browser):
             reloaded = True
         action = km.bot_action(km.view(state, 0), rng)
         before = version(page)
-        make_move(page, demo, action)
+        drag = not dragged and action["type"] == "play"
+        make_move(page, demo, action, drag=drag)
+        dragged = dragged or drag
         expect(demo.locator(BODY)).not_to_have_attribute("data-version", str(before))
         moves += 1
     expect(demo.locator(".km-end")).to_be_visible()
-    assert reloaded and moves > 12
+    assert reloaded and dragged and moves > 12
     expect(demo.locator(".km-end__title")).to_have_text(re.compile("Gewonnen!|Partie vorbei|Unent"))
     expect(demo.locator(".km-result")).to_contain_text("Wertung – Spiel 1")
     screenshot(page, "katz-demo-end-desktop")
