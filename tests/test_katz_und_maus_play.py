@@ -474,3 +474,14 @@ def test_spectator_leaving_and_rematch_in_a_room(game, seed, clock):
     anna.post(url + "neue-partie/", {"version": room.version}, headers=HX)
     room.refresh_from_db()
     assert room.status == Room.Status.PLAYING and room.state["players"] == 2
+
+
+def test_two_equal_hand_cards_are_both_choosable():
+    state = km.new_game(3, 2, {"stock_size": 10})
+    seat = state["turn"]
+    state["hands"][seat] = ["4H", "4H", "9C", "JD", "KS"]
+    table = presenter.present(km.view(state, seat))
+    hand = table["me"]["hand"]
+    assert [c["key"] for c in hand] == ["hand-0", "hand-0", "hand-2", "hand-3", "hand-4"]
+    assert hand[0]["movable"] and hand[1]["movable"] and hand[0]["focus"]
+    assert not hand[1]["focus"]

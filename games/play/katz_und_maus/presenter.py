@@ -531,6 +531,12 @@ def present(
             }
         )
 
+    # Where focus lands after a move: the first card to choose, in document order.
+    focus_key = min(
+        (source["key"] for source in sources),
+        key=lambda key: (not key.startswith("hand"), key != "stock", key),
+        default="",
+    )
     mine = None
     if me is not None:
         info = seats[me]
@@ -538,8 +544,15 @@ def present(
         source_keys = {source["key"] for source in sources}
         mine = {
             **info,
+            # Two equal cards (two decks) share the first one's moves: either can be chosen.
             "hand": [
-                {**card(code), "key": f"hand-{i}", "movable": f"hand-{i}" in source_keys}
+                {
+                    **card(code),
+                    "key": f"hand-{hand.index(code)}",
+                    "position": i,
+                    "focus": f"hand-{i}" == focus_key,
+                    "movable": f"hand-{hand.index(code)}" in source_keys,
+                }
                 for i, code in enumerate(hand)
             ],
             "stock_movable": "stock" in source_keys,
@@ -606,12 +619,7 @@ def present(
             "spectator": me is None,
             "my_turn": my_turn,
             "sources": sources,
-            # Where focus lands after a move: the first card to choose, in document order.
-            "focus_key": min(
-                (source["key"] for source in sources),
-                key=lambda key: (not key.startswith("hand"), key != "stock", key),
-                default="",
-            ),
+            "focus_key": focus_key,
             "can_end": can_end,
             "can_continue": can_continue,
             "may_hint": may_hint,
