@@ -485,3 +485,42 @@ def test_two_equal_hand_cards_are_both_choosable():
     assert [c["key"] for c in hand] == ["hand-0", "hand-0", "hand-2", "hand-3", "hand-4"]
     assert hand[0]["movable"] and hand[1]["movable"] and hand[0]["focus"]
     assert not hand[1]["focus"]
+
+
+@pytest.mark.parametrize(
+    ("players", "teams", "match"),
+    [
+        (2, False, "500"),
+        (3, False, "single"),
+        (4, True, "single"),
+        (5, False, "single"),
+        (6, True, "500"),
+    ],
+)
+def test_every_event_of_bot_games_is_worded_for_every_seat(players, teams, match):
+    rng = random.Random(players)
+    names = [f"P{seat}" for seat in range(players)]
+    state = km.new_game(
+        7, players, {"teams": teams, "match": match, "stock_size": 8, "names": names}
+    )
+    log = [{"v": 0, "event": e} for e in presenter.opening_events(state)]
+    for step in range(1, 4000):
+        if km.outcome(state) is not None or state["round"] > 2:
+            break
+        seat = km.to_act(state)[0]
+        if teams and step % 7 == 0 and state["phase"] == km.PLAY:
+            state, events = km.apply(state, seat, {"type": "hint", "rank": "5", "pile": 1})
+            log += [{"v": step, "event": e} for e in events]
+        state, events = km.apply(state, seat, km.bot_action(km.view(state, seat), rng))
+        log += [{"v": step, "event": e} for e in events]
+        if step % 40 == 0 or km.outcome(state) is not None:
+            for viewer in [*range(players), None]:
+                table = presenter.present(km.view(state, viewer), log=log[-40:], since=step - 40)
+                assert table.status or table.finished
+    kinds = {entry["event"]["type"] for entry in log}
+    assert {"deal", "play", "discard", "round_end"} <= kinds
+    for entry in log:
+        for viewer in [*range(players), None]:
+            text = presenter.describe(entry["event"], viewer, names)
+            assert "None" not in text and "{" not in text
+            assert text or entry["event"]["type"] == "turn", entry
