@@ -576,6 +576,10 @@
     if (event.key === "Tab" || event.key === "Shift") return;
     if (!keyIsForUs(event)) return;
     var flipKey = event.key === " " || event.key === "Enter";
+    // On the game page, unless the reader is inside the demo, only Space and Enter are
+    // the demo's: arrow keys and Page Down keep scrolling the article.
+    var inside = root.contains(document.activeElement) || document.body.classList.contains("page-demo");
+    if (!flipKey && !inside) return;
     if (event.repeat) {
       // A held key never flips card after card.
       if (flipKey) event.preventDefault();
@@ -590,6 +594,7 @@
     if (!flipKey) return;
     var active = document.activeElement;
     if (isControl(active)) return; // that control acts itself (the flip buttons pass the gate as clicks)
+    if (board.dataset.phase === "over" && !inside) return; // nothing to flip: Space scrolls
     event.preventDefault();
     if (mayFlip()) flipOwn();
   }
