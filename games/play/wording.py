@@ -30,3 +30,15 @@ class Words:
         """Several players, the viewer last: „Anna und du“."""
         ordered = [s for s in seats if s != self.me] + [s for s in seats if s == self.me]
         return join_names([self.who(s, capital=index == 0) for index, s in enumerate(ordered)])
+
+
+def countdown(seconds: int, total: int | None, label: str, mine: bool) -> dict:
+    """A table's timer as every game's template draws it („1:15“, a bar of ``total``)."""
+    seconds = max(0, seconds)
+    return {
+        "seconds": seconds,
+        "text": f"{seconds // 60}:{seconds % 60:02d}",
+        "total": total,
+        "label": label,
+        "mine": mine,
+    }

@@ -13,6 +13,7 @@ from games.engines.alpaka import texts
 from games.engines.alpaka.rules import VALUES
 from games.play.definition import TableContext
 from games.play.wording import Words, join_names
+from games.play.wording import countdown as timer
 
 TURN_SECONDS = 90  # seed 001: „Wer länger als 90 Sekunden nicht reagiert, steigt automatisch aus.“
 SCORING_SECONDS = 45  # seed 001: „Nach 45 Sekunden geht es auch ohne Bestätigung weiter.“
@@ -337,14 +338,7 @@ def present(
             label = "Deine Zugzeit"
         else:
             label = f"Zugzeit von {names[turn]}"
-        seconds = max(0, remaining)
-        countdown = {
-            "seconds": seconds,
-            "text": f"{seconds // 60}:{seconds % 60:02d}",
-            "total": timer_seconds({"phase": phase}),
-            "label": label,
-            "mine": waiting_on_me,
-        }
+        countdown = timer(remaining, timer_seconds({"phase": phase}), label, waiting_on_me)
 
     news = [
         describe(entry["event"], me, names, view["target"])

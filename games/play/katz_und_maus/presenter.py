@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from games.engines import katz_und_maus as km
 from games.play.definition import TableContext
+from games.play.wording import countdown as timer
 
 TURN_SECONDS = 120  # a whole turn of several plays; each play starts the clock anew
 SCORING_SECONDS = 45
@@ -582,14 +583,8 @@ def present(
             label = "Deine Zugzeit"
         else:
             label = f"Zugzeit von {names[turn]}"
-        seconds = max(0, remaining)
-        countdown = {
-            "seconds": seconds,
-            "text": f"{seconds // 60}:{seconds % 60:02d}",
-            "total": SCORING_SECONDS if phase == km.SCORING else TURN_SECONDS,
-            "label": label,
-            "mine": waiting_on_me,
-        }
+        total = SCORING_SECONDS if phase == km.SCORING else TURN_SECONDS
+        countdown = timer(remaining, total, label, waiting_on_me)
 
     news = [
         text

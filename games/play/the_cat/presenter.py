@@ -15,6 +15,7 @@ import math
 from games import clock
 from games.engines import the_cat
 from games.play.definition import TableContext
+from games.play.wording import countdown as timer
 
 ROUND_SECONDS = 300  # a round nobody calls ends after five minutes (engine default)
 REVEAL_SECONDS = 45  # rooms: the next round is dealt after 45 s without „Weiter“
@@ -338,13 +339,7 @@ def _countdown(view: dict, me: int | None, remaining: int | None) -> dict | None
         label = "Weiter in" if mine else "Nächste Runde in"
     else:
         return None
-    return {
-        "seconds": seconds,
-        "text": f"{seconds // 60}:{seconds % 60:02d}",
-        "total": total,
-        "label": label,
-        "mine": mine,
-    }
+    return timer(seconds, total, label, mine)
 
 
 def _give_up_waiting(view: dict, me: int | None, bots: set[int], words: _Words) -> str:
