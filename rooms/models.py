@@ -33,11 +33,27 @@ class Room(models.Model):
     created_at = models.DateTimeField("eröffnet", default=clock.now)
     # Last human action (timeouts and bots do not count): idle rooms are removed.
     last_activity = models.DateTimeField("zuletzt aktiv", default=clock.now, db_index=True)
+    # „Mitspieler finden“: a public room waiting in the lobby is listed on the game page.
+    # Lists and the public join name it by ``public_code``, never by the invite ``code``;
+    # the public code is new each time the host makes the room public again.
+    is_public = models.BooleanField("öffentlich", default=False)
+    public_code = models.CharField(
+        "öffentlicher Code", max_length=16, unique=True, null=True, blank=True
+    )
+    public_since = models.DateTimeField("öffentlich seit", null=True, blank=True)
 
     class Meta:
         verbose_name = "Raum"
         verbose_name_plural = "Räume"
         ordering = ["-last_activity"]
+        indexes = [
+            # The open-rooms list: public rooms in the lobby of some games, newest first.
+            models.Index(
+                fields=["engine", "-public_since"],
+                condition=Q(is_public=True, status="lobby"),
+                name="room_public_lobby",
+            ),
+        ]
 
     def __str__(self):
         return f"{self.engine} · {self.code}"
