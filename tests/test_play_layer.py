@@ -154,3 +154,23 @@ def test_a_game_without_rooms_or_demo_answers_404(client, db):
     assert client.get("/spiele/ohne-demo/demo/").status_code == 404
     assert client.post("/spiele/ohne-demo/demo/start/", {"version": 0}).status_code == 404
     assert client.get("/spiele/ohne-demo/raum/neu/").status_code == 404
+
+
+def test_a_turn_based_demo_move_waits_for_bot_moves_the_page_has_not_shown(
+    client,
+    nimm_drei,
+    clock,  # noqa: F811
+):
+    """Turns stay strict: the reader's move is not applied when a bot moved meanwhile."""
+    client.post("/spiele/nimm-drei/demo/start/", {"version": 0, "bots": 1}, headers=HX)
+    row = DemoGame.objects.get(engine="takeaway")
+    client.post("/spiele/nimm-drei/demo/aktion/", {"version": row.version, "nimm": 1}, headers=HX)
+    shown = DemoGame.objects.get(engine="takeaway").version
+    clock.advance(1)  # the bot's move fell due; the page never asked for it
+    html = client.post(
+        "/spiele/nimm-drei/demo/aktion/", {"version": shown, "nimm": 1}, headers=HX
+    ).content.decode()
+    row = DemoGame.objects.get(engine="takeaway")
+    assert "Die Bots waren inzwischen am Zug" in html
+    # 15 − 1 (reader) − 2 (the bot leaves a multiple of four); the second click did nothing.
+    assert row.state["left"] == 12 and row.state["turn"] == 0

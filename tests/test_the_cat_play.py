@@ -19,7 +19,7 @@ from tests.rooms.conftest import clock  # noqa: F401  (the movable clock fixture
 
 HX = {"HX-Request": "true"}
 DEMO = "/spiele/the-cat/demo/"
-MOVE = DEMO + "zug/"
+MOVE = DEMO + "aktion/"
 CARD_ID = re.compile(r"\b(" + "|".join(the_cat.MOOD_KEYS) + r")-[1-4]\b")
 SEED = 4242
 
@@ -451,3 +451,12 @@ def test_demo_move_counts_although_the_bots_moved_meanwhile(client, cat_game, cl
     state = row().state
     assert state["held"][0] == 0 and sum(state["bot_steps"]) >= 6
     assert "Die Bots waren inzwischen am Zug" not in page and "Deine Hand: Stapel 1" in page
+    # What the bots swapped since the page's version is still marked as new.
+    swapped = {
+        entry["event"]["slot"]
+        for entry in row().log
+        if entry["v"] > shown and entry["event"]["type"] == "swap"
+    }
+    middle = page.split("cat-middle")[1].split("</section>")[0]
+    assert swapped and middle.count("is-changed") == len(swapped)
+    assert "tauscht" in re.search(r'id="the_cat-demo-live"[^>]*>(.*?)</', page, re.S).group(1)

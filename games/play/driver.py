@@ -133,7 +133,11 @@ def _advance(definition: GameDefinition, row, *, force_bot: bool = False) -> int
 
 def act_action(definition: GameDefinition, data):
     def action(row):
-        if definition.bot_delay is not None and _advance(definition, row):
+        moved = definition.bot_delay is not None and _advance(definition, row)
+        # Turns: a bot move the page has not shown yet refuses the reader's move. Everyone
+        # acting at once: the engine checks the move against the current table itself
+        # (a card taken meanwhile is refused by name), so bots moving never refuses it.
+        if moved and not definition.simultaneous:
             return {"note": BOTS_MOVED}
         if row.state is None:
             raise IllegalAction(START_FIRST)

@@ -168,7 +168,14 @@ def start(request, slug):
 @require_POST
 @vary_on_headers("HX-Request")
 def act(request, slug):
-    return _versioned(request, slug, lambda game: driver.act_action(game, request.POST))
+    definition = _definition(slug, request)
+    if not definition.simultaneous:
+        return _versioned(request, slug, lambda game: driver.act_action(game, request.POST))
+    # Everyone acts at once: no whole-table version check (the engine checks the move
+    # against the current table); the version the page showed still marks what is new.
+    shown = expected_version(request)
+    outcome = _perform(request, definition, driver.act_action(definition, request.POST), None)
+    return _respond(request, definition, outcome, since=shown if shown >= 0 else None)
 
 
 @require_POST

@@ -35,6 +35,7 @@ from games.engines.base import IllegalAction
 
 from .bots import SPEED_NAMES, SPEEDS, bot_action, random_action
 from .engine import (
+    CHOOSE_FIRST,
     DEFAULT_ROUND_SECONDS,
     OVER,
     OWN_STACKS,
@@ -77,6 +78,7 @@ from .rules import (
 
 __all__ = [
     "CARDS",
+    "CHOOSE_FIRST",
     "COPIES",
     "DEFAULT_ROUND_SECONDS",
     "DEFAULT_TARGET",

@@ -79,6 +79,7 @@ ACTIONS = ("take", "swap", "put_back", "stop", "give_up", "continue")
 
 TOO_LATE = "Zu spät – die Karte hat gerade jemand genommen."
 OWN_STACKS = "Getauscht wird nur mit der Mitte – nie zwischen deinen eigenen Stapeln."
+CHOOSE_FIRST = "Wähle zuerst eine Karte aus deiner Hand, dann die Karte aus der Mitte."
 
 
 def _clone(state: dict) -> dict:
@@ -509,6 +510,8 @@ def _check(state: dict, seat: int, action: dict) -> None:
         if held is None:
             raise IllegalAction("Nimm erst einen deiner Stapel auf, dann kannst du tauschen.")
         give, want = action.get("give"), action.get("want")
+        if not give:
+            raise IllegalAction(CHOOSE_FIRST)
         others = [card for i, stack in enumerate(own) if i != held for card in stack]
         if give not in own[held]:
             if give in others:

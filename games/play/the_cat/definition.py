@@ -2,25 +2,17 @@
 
 Everyone plays at once (``SIMULTANEOUS``): the engine checks each action against
 the table as it is when the request arrives and runs its bots on its own clock
-(``engine_options`` tells it which seats are bots and how fast they are).
-
-The in-page demo sends its moves to the demo extra ``zug`` instead of the
-driver's ``aktion``: the driver's turn-based path refuses a move whenever a
-bot moved since the page was drawn (and names the row's version), which in a
-real-time game would refuse most clicks. ``zug`` is the same move through the
-same ``Table``, checked by the engine alone.
+(``engine_options`` tells it which seats are bots and how fast they are). The
+shared demo driver and rooms therefore skip the whole-table version check for
+this game's moves.
 """
 
 from __future__ import annotations
 
-from games import clock
 from games.engines import the_cat
-from games.engines.base import IllegalAction
-from games.play import driver
 from games.play.definition import (
     SIMULTANEOUS,
     Choice,
-    DemoExtra,
     DemoSpec,
     GameDefinition,
     Option,
@@ -42,21 +34,6 @@ def engine_options(options: dict, bots: set[int]) -> dict:
         "cheater": cheater,
         "round_seconds": presenter.ROUND_SECONDS,
     }
-
-
-def _demo_move(row, data):
-    """A move in the demo, checked by the engine only (see the module's docstring)."""
-    if row.state is None:
-        raise IllegalAction(driver.START_FIRST)
-    action = presenter.parse_action(data)
-    if action is None:
-        raise IllegalAction("Unbekannte Aktion.")
-    if action["type"] == "swap" and not action["give"]:
-        raise IllegalAction(presenter.CHOOSE_FIRST)
-    table = driver.table_of(THE_CAT, row)
-    events = table.act(driver.YOU, action, clock.now())
-    driver.store(row, table)
-    return {"events": events}
 
 
 THE_CAT = GameDefinition(
@@ -111,7 +88,6 @@ THE_CAT = GameDefinition(
         template="play/demo.html",
         bot_counts=(1, 2, 3),
         default_bots=2,
-        extras={"zug": DemoExtra(run=_demo_move, versioned=False)},
     ),
     poll_ms=500,
     verifiers=examples.VERIFIERS,

@@ -15,6 +15,7 @@ import math
 from games import clock
 from games.engines import the_cat
 from games.play.definition import TableContext
+from games.play.wording import Words, join_names
 from games.play.wording import countdown as timer
 
 ROUND_SECONDS = 300  # a round nobody calls ends after five minutes (engine default)
@@ -22,7 +23,7 @@ REVEAL_SECONDS = 45  # rooms: the next round is dealt after 45 s without „Weit
 LOG_LENGTH = 10
 NEWS_LENGTH = 4
 
-CHOOSE_FIRST = "Wähle zuerst eine Karte aus deiner Hand, dann die Karte aus der Mitte."
+CHOOSE_FIRST = the_cat.CHOOSE_FIRST  # a swap without a hand card (the engine says it)
 
 REASONS = {
     "time": "Die Rundenzeit ist abgelaufen – niemand hat Stopp gerufen.",
@@ -84,31 +85,9 @@ def points(n: int, dative: bool = False) -> str:
     return f"{n} Punkten" if dative else f"{n} Punkte"
 
 
-def join_names(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " und " + names[-1]
-
-
-class _Words:
-    """„du“ for the viewer, the display name for everyone else."""
-
-    def __init__(self, names: list[str], me: int | None):
-        self.names = names
-        self.me = me
-
-    def who(self, seat: int, capital: bool = True) -> str:
-        if seat == self.me:
-            return "Du" if capital else "du"
-        return self.names[seat]
-
-    def verb(self, seat: int, third: str, second: str) -> str:
-        return second if seat == self.me else third
-
-
 def describe(event: dict, me: int | None, names: list[str]) -> str:
     """One engine event as a German sentence for the seat ``me`` (None: a spectator)."""
-    w = _Words(names, me)
+    w = Words(names, me)
     kind = event.get("type")
     seat = event.get("seat")
     if kind == "deal":
@@ -164,14 +143,13 @@ def describe(event: dict, me: int | None, names: list[str]) -> str:
     return event.get("text", "")  # room events (a new host) bring their own sentence
 
 
-def _winners_sentence(winners: list[int], totals: list[int], w: _Words) -> str:
+def _winners_sentence(winners: list[int], totals: list[int], w: Words) -> str:
     if not winners:
         return "Niemand gewinnt."
     best = points(totals[winners[0]], dative=True)
     if len(winners) == 1:
         return f"{w.who(winners[0])} {w.verb(winners[0], 'gewinnt', 'gewinnst')} mit {best}."
-    ordered = [s for s in winners if s != w.me] + [s for s in winners if s == w.me]
-    names = join_names([w.who(s, capital=i == 0) for i, s in enumerate(ordered)])
+    names = w.many(winners)
     verb = "gewinnt" if w.me in winners else "gewinnen"
     return f"{names} {verb} gemeinsam mit je {best}."
 
@@ -203,7 +181,7 @@ def present(
     """
     me = view["seat"]
     names = view["names"]
-    words = _Words(names, me)
+    words = Words(names, me)
     phase = view["phase"]
     legal = view["legal_actions"]
     kinds = {action["type"] for action in legal}
@@ -342,7 +320,7 @@ def _countdown(view: dict, me: int | None, remaining: int | None) -> dict | None
     return timer(seconds, total, label, mine)
 
 
-def _give_up_waiting(view: dict, me: int | None, bots: set[int], words: _Words) -> str:
+def _give_up_waiting(view: dict, me: int | None, bots: set[int], words: Words) -> str:
     """Who still has to agree before a round nobody calls ends (bots always agree)."""
     if view["phase"] != the_cat.PLAY or me is None or not view["gave_up"]:
         return ""
@@ -358,7 +336,7 @@ def _give_up_waiting(view: dict, me: int | None, bots: set[int], words: _Words) 
     return join_names(missing)
 
 
-def _status(view: dict, me: int | None, words: _Words, held: int | None) -> str:
+def _status(view: dict, me: int | None, words: Words, held: int | None) -> str:
     phase = view["phase"]
     if phase == the_cat.OVER:
         return "Die Partie ist vorbei."
@@ -387,7 +365,7 @@ def _status(view: dict, me: int | None, words: _Words, held: int | None) -> str:
     )
 
 
-def _reveal(view: dict, me: int | None, you: str, words: _Words) -> dict:
+def _reveal(view: dict, me: int | None, you: str, words: Words) -> dict:
     result = view["round_result"]
     caller = result["caller"]
     rows = []
@@ -469,7 +447,7 @@ def _sheet(view: dict, me: int | None, you: str) -> dict | None:
     return {"names": names, "rounds": rounds, "totals": list(view["scores"])}
 
 
-def _outcome(view: dict, me: int | None, you: str, words: _Words) -> dict | None:
+def _outcome(view: dict, me: int | None, you: str, words: Words) -> dict | None:
     result = view["outcome"]
     if result is None:
         return None
