@@ -379,6 +379,66 @@ def _name_taken(ctx: Locked, name: str) -> bool:
 
 
 def join(engine: GameDefinition, code: str, visitor: str, name) -> Result:
+    return _run(engine, code, _joining(visitor, name))
+
+
+NOT_PUBLIC = "Dieser Raum ist nicht (mehr) öffentlich. Mitspielen kann nur, wer eingeladen wurde."
+
+
+def join_public(engine: GameDefinition, public_code: str, visitor: str, name) -> Result:
+    """Join from „Mitspieler finden“: the room is named by its public code, never by its
+    invite code, and must still be public; seats, names and status as for ``join``."""
+    code = (
+        Room.objects.filter(public_code=str(public_code or ""), engine=engine.key, is_public=True)
+        .values_list("code", flat=True)
+        .first()
+    )
+    if code is None:
+        return Result(None, message=NOT_PUBLIC)
+    joining = _joining(visitor, name)
+
+    def work(ctx: Locked):
+        # The host may have made the room private since the lookup.
+        if not ctx.room.is_public or ctx.room.public_code != public_code:
+            raise RoomError(NOT_PUBLIC)
+        return joining(ctx)
+
+    return _run(engine, code, work)
+
+
+def new_public_code() -> str:
+    """The room's name in public lists: 48 random bits, unrelated to the invite code."""
+    return secrets.token_urlsafe(6)
+
+
+def set_public(
+    engine: GameDefinition, code: str, visitor: str, public: bool, expected: int | None
+) -> Result:
+    """The host lists the room under „Mitspieler finden“ (or takes it off again).
+
+    Names the version the host saw: who joined meanwhile may change the host's mind.
+    """
+
+    def work(ctx: Locked):
+        _host(ctx, visitor)
+        _in_lobby(ctx)
+        _expect(ctx, expected, STALE_LOBBY)
+        room = ctx.room
+        if room.is_public == public:
+            return None
+        room.is_public = public
+        # A new code each time: a list still open somewhere cannot join a room made private.
+        room.public_code = new_public_code() if public else None
+        room.public_since = ctx.now if public else None
+        ctx.bump()
+        if public:
+            return "Der Raum ist jetzt öffentlich: Er steht unter „Mitspieler finden“."
+        return "Der Raum ist jetzt privat: Nur wer den Link hat, kann beitreten."
+
+    return _run(engine, code, work)
+
+
+def _joining(visitor: str, name) -> Callable[[Locked], str | None]:
     def work(ctx: Locked):
         seat = ctx.seat_for(visitor)
         if seat is not None and not seat.left:
@@ -403,7 +463,7 @@ def join(engine: GameDefinition, code: str, visitor: str, name) -> Result:
         ctx.bump()
         return None
 
-    return _run(engine, code, work)
+    return work
 
 
 def update_options(engine: GameDefinition, code: str, visitor: str, data) -> Result:
@@ -522,12 +582,14 @@ def act(engine: GameDefinition, code: str, visitor: str, expected: int | None, d
             raise RoomError("Die Partie hat noch nicht begonnen.")
         if room.status == Room.Status.FINISHED:
             raise _Stale("Die Partie ist vorbei.")
-        if engine.mode == TURNS:  # simultaneous games: the engine checks each action itself
-            _expect(ctx, expected)
+        table = ctx.table()
+        # Simultaneous games: the engine checks each action itself. A side event
+        # since the client's version (a partner's hint) leaves its move current.
+        if engine.mode == TURNS and not table.shows_current(expected):
+            raise _Stale(STALE)
         action = engine.parse_action(data)
         if action is None:
             raise RoomError("Unbekannte Aktion.")
-        table = ctx.table()
         try:
             table.act(seat.number, action, ctx.now)
         except IllegalAction as error:
@@ -634,5 +696,7 @@ def _back_to_lobby(ctx: Locked) -> None:
     room.status = Room.Status.LOBBY
     room.state = None
     room.log = []
+    if room.is_public:  # waiting again: listed as a fresh room
+        room.public_since = ctx.now
     ctx.set_timers(scheduler.Timers())
     ctx.bump()

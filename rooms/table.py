@@ -35,6 +35,24 @@ class Table:
         if events:
             self.log = (self.log + [{"v": self.version, "event": e} for e in events])[-LOG_MAX:]
 
+    def shows_current(self, expected: int | None) -> bool:
+        """Whether a client that shows version ``expected`` still sees the game as it
+        is: the same version, or since then only the definition's side events (a
+        hint), so a move named against it is not stale."""
+        if expected is None or expected > self.version:
+            return False
+        if expected == self.version:
+            return True
+        side = self.definition.side_events
+        later = [entry for entry in self.log if entry["v"] > expected]
+        # Every later version must be in the log (a change without events, or one
+        # older than the kept log, counts as a real change).
+        if not side or {entry["v"] for entry in later} != set(
+            range(expected + 1, self.version + 1)
+        ):
+            return False
+        return all(entry["event"].get("type") in side for entry in later)
+
     @property
     def _simultaneous(self) -> bool:
         return self.definition.simultaneous

@@ -139,6 +139,9 @@ class GameDefinition:
     # themselves (simultaneous games: bots act on the engine's clock)
     engine_options: Callable[[dict, set[int]], dict] | None = None
     poll_ms: int = 1000  # how often a table asks for news while nothing is pushed
+    # Engine event types that change nothing the other seats decide on (a hint to a
+    # partner): a move that names a version from before them is still current.
+    side_events: frozenset[str] = frozenset()
 
     def __post_init__(self):
         for name, constant in (("min_players", "MIN_PLAYERS"), ("max_players", "MAX_PLAYERS")):

@@ -120,6 +120,9 @@ KATZ_UND_MAUS = GameDefinition(
     bot_names=("Paco", "Minka", "Pieps", "Lotte", "Krümel"),
     bot_delay=(0.6, 0.9),
     rooms=True,
+    # A hint changes what the partner sees, not what anyone may do: the player on
+    # turn keeps moving against the version shown before it.
+    side_events=frozenset({"hint"}),
     lobby_hint=(
         "Wer zuerst am Tisch saß, gibt; der Platz danach beginnt. Im Team sitzen Partner "
         "einander gegenüber (zu viert Platz 1 und 3, zu sechst Platz 1 und 4)."
