@@ -133,6 +133,8 @@ class GameDefinition:
     example_steps: Callable[[dict], list[dict] | None] | None = None
     example_step_template: str = ""  # draws one step (gets ``step``)
     statistics_template: str = ""  # drawn in the article's „Statistik“ section
+    # () -> the stored simulation figures as that template draws them (None: none yet)
+    statistics: Callable[[], dict | None] | None = None
     min_players: int = 0  # 0: the engine's MIN_PLAYERS
     max_players: int = 0  # 0: the engine's MAX_PLAYERS
     # (options, bot seats) -> the engine's options, for engines that run their bots

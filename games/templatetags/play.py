@@ -27,3 +27,11 @@ def example_steps(check):
 def numbered_steps(through, only=None):
     """(number, step) pairs of a ``StepThrough``; ``only``: just that step."""
     return through.numbered(only or None)
+
+
+@register.simple_tag
+def game_statistics(key: str):
+    """The stored simulation figures of the game ``key`` as its statistics template
+    draws them, or None (no figures stored yet, or the game has none)."""
+    game = registry.get(key)
+    return game.statistics() if game and game.statistics else None

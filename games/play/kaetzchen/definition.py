@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.engines import kaetzchen
 from games.play.definition import DemoExtra, DemoSpec, GameDefinition
-from games.play.kaetzchen import board, examples, steps
+from games.play.kaetzchen import board, examples, statistics, steps
 
 KAETZCHEN = GameDefinition(
     key="kaetzchen",
@@ -36,4 +36,5 @@ KAETZCHEN = GameDefinition(
     example_steps=steps.example_steps,
     example_step_template="play/kaetzchen/example_step.html",
     statistics_template="play/kaetzchen/statistics.html",
+    statistics=lambda: statistics.load(),  # looked up per call (tests replace ``load``)
 )

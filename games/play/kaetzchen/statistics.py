@@ -4,6 +4,7 @@ in German notation and a histogram of game lengths as SVG geometry."""
 from __future__ import annotations
 
 from games.models import EngineStatistics
+from games.play.statistics import coord, number, percent, stored
 
 ENGINE = "kaetzchen"
 
@@ -13,28 +14,13 @@ LEFT, RIGHT, TOP, BOTTOM = 48, 10, 14, 40
 TICK_STEPS = (0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25, 0.5)
 
 
-def number(value, decimals: int = 0) -> str:
-    """German notation: 1004, 20.000, 400,5 (separators from five digits on)."""
-    text = f"{value:,.{decimals}f}" if abs(value) >= 10000 else f"{value:.{decimals}f}"
-    return text.replace(",", "\u2009").replace(".", ",").replace("\u2009", ".")
-
-
 def moves_text(value) -> str:
     decimals = 0 if float(value).is_integer() else 1
     return number(value, decimals)
 
 
-def percent(share: float, decimals: int = 1) -> str:
-    return f"{number(share * 100, decimals)}\u00a0%"
-
-
-def coord(value: float) -> str:
-    """An SVG coordinate as text: templates would localise a float to "12,5"."""
-    return f"{value:.1f}"
-
-
 def load() -> dict | None:
-    stats = EngineStatistics.objects.filter(engine=ENGINE).first()
+    stats = stored(ENGINE)
     return present(stats) if stats else None
 
 
