@@ -14,6 +14,8 @@ timeout = 30
 graceful_timeout = 20
 max_requests = 2000
 max_requests_jitter = 200
-accesslog = "-"
+# Django writes the access log (site_config/access_log.py: JSON, no client address in
+# clear); gunicorn's own, with the address, only when asked for: GUNICORN_ACCESSLOG=-
+accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
 errorlog = "-"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

@@ -37,6 +37,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: times every request; then /healthz, answered before host checks, redirects, cookies.
+    "site_config.access_log.AccessLogMiddleware",
+    "site_config.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -188,9 +191,24 @@ AXES_COOLOFF_MESSAGE = (
 # Only failed attempts are stored, not every successful login.
 AXES_DISABLE_ACCESS_LOG = True
 
+# Access log (site_config/access_log.py): one JSON line per request on stdout.
+# ACCESS_LOG=off switches it off; ACCESS_LOG_CLIENT=off drops the daily client pseudonym.
+ACCESS_LOG = os.environ.get("ACCESS_LOG", "json") != "off"
+ACCESS_LOG_CLIENT = "off" if os.environ.get("ACCESS_LOG_CLIENT") == "off" else "hash"
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"bare": {"format": "%(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "access": {"class": "site_config.access_log.StdoutHandler", "formatter": "bare"},
+    },
+    "loggers": {
+        "kartenregeln.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
+        # Django's "Not Found: <path>" warnings would repeat what the access log says, with
+        # room invite codes in clear; server errors (5xx) are still logged.
+        "django.request": {"level": "ERROR"},
+    },
     "root": {"handlers": ["console"], "level": "WARNING"},
 }

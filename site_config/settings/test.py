@@ -1,3 +1,5 @@
+import os
+
 from .base import *  # noqa: F403
 
 DEBUG = False
@@ -7,6 +9,8 @@ MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend
 # Django's test client logs in without a request, which the axes backend refuses;
 # tests that check the throttling switch it on with the `settings` fixture.
 AXES_ENABLED = False
+# No access log lines in test output unless asked for (tests switch it on themselves).
+ACCESS_LOG = os.environ.get("ACCESS_LOG") == "json"
 
 # A tiny game that exists only in tests: it proves that a new game needs its own
 # package and this one registration, and no change to shared code.
