@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from rooms import views
+from rooms import public_views, views
 
 app_name = "rooms"
 
@@ -21,4 +21,13 @@ urlpatterns = [
     path(ROOM + "verlassen/", views.leave, name="leave"),
     path(ROOM + "neue-partie/", views.rematch, name="rematch"),
     path(ROOM + "lobby/", views.to_lobby, name="lobby"),
+    path(ROOM + "sichtbarkeit/", views.visibility, name="visibility"),
+    # „Mitspieler finden“: open public rooms, joined by their public code (rooms.public_views).
+    path("mitspieler-finden/", public_views.find_players, name="find"),
+    path("spiele/<slug:slug>/mitspieler/", public_views.game_players, name="players"),
+    path(
+        "spiele/<slug:slug>/mitspieler/<slug:public_code>/",
+        public_views.public_join,
+        name="public_join",
+    ),
 ]

@@ -77,6 +77,7 @@ def _urls(engine, code: str) -> dict:
             "leave",
             "rematch",
             "lobby",
+            "visibility",
         )
     }
 
@@ -281,6 +282,17 @@ def join(request, slug, code):
 def options(request, slug, code):
     engine = _engine(slug, request)
     result = services.update_options(engine, code, visitor_id(request), request.POST)
+    return _respond(request, engine, code, result)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def visibility(request, slug, code):
+    """The host lists the room under „Mitspieler finden“ or makes it private again."""
+    engine = _engine(slug, request)
+    expected = _version(request.POST.get("version"))
+    public = request.POST.get("oeffentlich") == "1"
+    result = services.set_public(engine, code, visitor_id(request), public, expected)
     return _respond(request, engine, code, result)
 
 
