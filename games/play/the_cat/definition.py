@@ -17,7 +17,7 @@ from games.play.definition import (
     GameDefinition,
     Option,
 )
-from games.play.the_cat import examples, presenter
+from games.play.the_cat import examples, presenter, steps
 
 CHEAT_ON = "an"
 CHEAT_OFF = "aus"
@@ -91,4 +91,6 @@ THE_CAT = GameDefinition(
     ),
     poll_ms=500,
     verifiers=examples.VERIFIERS,
+    example_steps=steps.example_steps,
+    example_step_template="play/the_cat/example_step.html",
 )

@@ -62,7 +62,9 @@ def _action(state: dict, seat: int, move: str) -> dict:
     raise ValueError(f"Unbekannter Zug „{move}“.")
 
 
-def _play(check: dict) -> tuple[dict, list[str], dict, list[dict]]:
+def _play(check: dict, timeline: list | None = None) -> tuple[dict, list[str], dict, list[dict]]:
+    """Play the example's moves; ``timeline`` (if given) gets one entry per move:
+    ``{"seat", "action", "events", "state", "refused"}`` (``seat`` None: the round timer)."""
     state, names = _position(check)
     refused: dict[str, str] = {}
     events: list[dict] = []
@@ -75,15 +77,30 @@ def _play(check: dict) -> tuple[dict, list[str], dict, list[dict]]:
         action = _action(seen, seat, move)
         before = state
         now += 1.0
+        refusal = ""
         try:
             state, new_events = the_cat.apply(state, seat, action, now=now)
         except IllegalAction as error:
-            refused[name] = str(error)
-            continue
+            refused[name] = refusal = str(error)
+            new_events = []
         events += new_events
+        if timeline is not None:
+            timeline.append(
+                {
+                    "seat": seat,
+                    "action": action,
+                    "events": new_events,
+                    "state": state,
+                    "refused": refusal,
+                }
+            )
     if check.get("ends") == "time":
         state, new_events = the_cat.timeout(state, now + 1.0)
         events += new_events
+        if timeline is not None:
+            timeline.append(
+                {"seat": None, "action": None, "events": new_events, "state": state, "refused": ""}
+            )
     return state, names, refused, events
 
 
@@ -135,11 +152,6 @@ def _deal(check: dict) -> dict:
         "stacks_each": len(state["stacks"][0]),
         "middle": len(state["middle"]),
     }
-
-
-def steps(check: dict) -> list[dict]:
-    """The engine events of an example's moves, for a step-through."""
-    return _play(check)[3] if check.get("kind") != "deal" else []
 
 
 VERIFIERS = {"deal": _deal, "moves": _moves, "round": _round}

@@ -291,7 +291,7 @@ def present(
             "give_up_waiting": _give_up_waiting(view, me, bots, words),
             "countdown": countdown,
             "status": _status(view, me, words, held),
-            "reveal": _reveal(view, me, you, words) if view["round_result"] else None,
+            "reveal": reveal(view, me, you, words) if view["round_result"] else None,
             "sheet": _sheet(view, me, you),
             "outcome": _outcome(view, me, you, words),
             "two_players": playing and sum(1 for s in view["seats"] if s["in_round"]) == 2,
@@ -365,7 +365,7 @@ def _status(view: dict, me: int | None, words: Words, held: int | None) -> str:
     )
 
 
-def _reveal(view: dict, me: int | None, you: str, words: Words) -> dict:
+def reveal(view: dict, me: int | None, you: str, words: Words) -> dict:
     result = view["round_result"]
     caller = result["caller"]
     rows = []
