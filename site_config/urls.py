@@ -3,6 +3,7 @@ from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
 from games.sitemaps import GameSitemap, StaticSitemap
+from groups.sitemaps import GroupSitemap
 from site_config.views import favicon, robots_txt
 from sleeves.sitemaps import SleeveFinderSitemap
 
@@ -13,7 +14,12 @@ admin.site.index_title = "Inhalte verwalten"
 handler400 = "site_config.views.bad_request"
 handler403 = "site_config.views.permission_denied"
 
-sitemaps = {"static": StaticSitemap, "games": GameSitemap, "sleeves": SleeveFinderSitemap}
+sitemaps = {
+    "static": StaticSitemap,
+    "games": GameSitemap,
+    "sleeves": SleeveFinderSitemap,
+    "groups": GroupSitemap,
+}
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -25,4 +31,5 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("sleeves.urls")),
     path("", include("rooms.urls")),
+    path("", include("groups.urls")),
 ]

@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "feedback",
     "sleeves",
     "rooms",
+    "groups",
     # The games: one play package each (games/play/<key>/); listing it registers the game.
     "games.play.kaetzchen",
     "games.play.alpaka",
