@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from games.play.the_cat.examples import VERIFIERS, steps
+from games.play.the_cat.examples import VERIFIERS, _play
 
 CONTENT = Path(__file__).resolve().parents[2] / "rules" / "content" / "the-cat.toml"
 
@@ -60,9 +60,15 @@ def test_moves_that_do_not_end_the_round_are_reported():
         VERIFIERS["round"](swap["check"])
 
 
-def test_steps_are_engine_events():
+def test_the_timeline_holds_each_move_as_the_engine_played_it():
+    """The step-throughs (games/play/the_cat/steps.py) are drawn from this timeline."""
     race = next(e for e in checked() if e["title"] == "Zwei wollen dieselbe Karte")
-    events = steps(race["check"])
-    assert [event["type"] for event in events] == ["take", "take", "swap"]
-    assert events[-1]["seat"] == 0 and events[-1]["took"].startswith("verliebt-")
-    assert all("text" not in event for event in events)
+    timeline: list[dict] = []
+    _play(race["check"], timeline)
+    kinds = [[event["type"] for event in entry["events"]] for entry in timeline]
+    assert kinds == [["take"], ["take"], ["swap"], []]
+    swap = timeline[2]["events"][0]
+    assert swap["seat"] == 0 and swap["took"].startswith("verliebt-")
+    assert timeline[3]["refused"] == "Zu spät – die Karte hat gerade jemand genommen."
+    assert timeline[3]["state"] == timeline[2]["state"]  # the refused swap changed nothing
+    assert all("text" not in event for entry in timeline for event in entry["events"])
