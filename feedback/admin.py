@@ -13,6 +13,7 @@ from django.utils.text import Truncator
 
 from feedback import notifications
 from feedback.models import ErrorReport, Vote
+from feedback.signals import report_status_changed
 
 
 def age_label(delta) -> str:
@@ -199,15 +200,20 @@ class ErrorReportAdmin(admin.ModelAdmin):
         if status_changed:
             obj.status_changed_at = timezone.now()
         super().save_model(request, obj, form, change)
+        if status_changed:
+            report_status_changed.send(ErrorReport, report_ids=[obj.pk], status=obj.status)
         if status_changed and form.cleaned_data.get("notify_reader") and obj.email:
             # After commit: no mail for a change that is rolled back. Failures are logged.
             transaction.on_commit(lambda: notifications.send_status_mail(obj, request))
             self.message_user(request, "Die meldende Person wird per E-Mail benachrichtigt.")
 
     def _set_status(self, request, queryset, status):
-        updated = queryset.exclude(status=status).update(
+        changing = queryset.exclude(status=status)
+        report_ids = list(changing.values_list("pk", flat=True))
+        updated = changing.update(
             status=status, status_changed_at=timezone.now(), handled_by=request.user
         )
+        report_status_changed.send(ErrorReport, report_ids=report_ids, status=status)
         self.message_user(
             request,
             f"{updated} Meldung{'en' if updated != 1 else ''} auf „{status.label}“ gesetzt "

@@ -78,6 +78,9 @@ class ErrorReport(models.Model):
     reader_notified_at = models.DateTimeField("Leser benachrichtigt am", null=True, blank=True)
 
     token = models.CharField(max_length=64, unique=True, default=new_status_token, editable=False)
+    # The reporting browser's visitor id (games/visitors.py): „Mein Bereich“ lists the
+    # reports of an account's visitor ids, and accepted reports earn that reader points.
+    visitor = models.CharField("Besucher", max_length=64, blank=True, db_index=True, editable=False)
     is_spam = models.BooleanField("Spam", default=False, db_index=True)
     spam_reasons = models.CharField("Spam-Gründe", max_length=200, blank=True)
     fill_seconds = models.PositiveIntegerField("Ausfüllzeit (s)", null=True, blank=True)

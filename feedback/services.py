@@ -21,6 +21,7 @@ from django.utils.crypto import salted_hmac
 
 from feedback.models import ErrorReport, Vote
 from games import clock
+from games.visitors import visitor_id
 from rules.models import Section
 from site_config.ratelimit import DAY, HOUR, Limit, client_ip, hit
 
@@ -160,6 +161,7 @@ def create_report(request, game, cleaned: dict, section_label: str) -> ErrorRepo
         internal_note=assessment.hold,
         spam_reasons=", ".join(assessment.reasons)[:200],
         fill_seconds=None if assessment.fill_seconds is None else int(assessment.fill_seconds),
+        visitor=visitor_id(request),
     )
     if not assessment.drop:
         report.save()

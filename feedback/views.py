@@ -136,10 +136,22 @@ def vote(request, slug):
         status_code = 429
     else:
         stars = form.cleaned_data["sterne"]
-        services.cast_vote(game, visitor, stars)
+        vote = services.cast_vote(game, visitor, stars)
         context["rating_message"] = (
             f"Danke! Du hast {stars} von 5 Sternen vergeben. Ändern kannst du das jederzeit."
         )
+        # Set by accounts when this was the game's first vote (accounts/receivers.py).
+        points = getattr(vote, "points_awarded", 0)
+        if points:
+            context["rating_points"] = points
+            context["rating_message"] += (
+                f" Als erste Stimme für {game.title} bringt sie dir +{points} Punkte"
+                + (
+                    " – zu sehen in „Mein Bereich“."
+                    if request.user.is_authenticated
+                    else "; mit einem Konto sammelst du sie in „Mein Bereich“."
+                )
+            )
     if request.htmx:
         # htmx swaps only 2xx answers; the error is shown in place instead.
         context["game"] = services.with_vote_stats(Game.objects.filter(pk=game.pk), visitor).get()

@@ -22,6 +22,10 @@ def existing_visitor_id(request) -> str | None:
         return None
 
 
+def new_visitor_id() -> str:
+    return secrets.token_urlsafe(18)
+
+
 def visitor_id(request) -> str:
     """The request's visitor id; a fresh one is created (and later set) when missing."""
     cached = getattr(request, "_visitor_id", None)
@@ -29,8 +33,15 @@ def visitor_id(request) -> str:
         return cached
     value = existing_visitor_id(request)
     request._visitor_id_is_new = value is None
-    request._visitor_id = value or secrets.token_urlsafe(18)
+    request._visitor_id = value or new_visitor_id()
     return request._visitor_id
+
+
+def switch_visitor(request, value: str, is_new: bool = False) -> None:
+    """From this response on, the browser is visitor ``value`` (login and logout switch)."""
+    request._visitor_id = value
+    request._visitor_id_is_new = is_new
+    request._visitor_id_switched = True
 
 
 def is_new_visitor(request) -> bool:
@@ -45,7 +56,10 @@ def remember_visitor(request, response):
     Pages with a demo ask for the id on GET too: otherwise two requests fired
     at once before the first answer (e.g. "Auto" and a flip) would each invent one.
     """
-    if getattr(request, "_visitor_id_is_new", False):  # only set when visitor_id() ran
+    # Only set when visitor_id() invented the id, or switch_visitor() changed it.
+    if getattr(request, "_visitor_id_is_new", False) or getattr(
+        request, "_visitor_id_switched", False
+    ):
         response.set_signed_cookie(
             COOKIE_NAME,
             request._visitor_id,

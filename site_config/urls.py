@@ -31,5 +31,6 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("sleeves.urls")),
     path("", include("rooms.urls")),
+    path("", include("accounts.urls")),
     path("", include("groups.urls")),
 ]

@@ -29,6 +29,8 @@ INSTALLED_APPS = [
     "feedback",
     "sleeves",
     "rooms",
+    # Reader accounts: sign-up, „Mein Bereich“, points (after feedback and rooms it reads).
+    "accounts",
     "groups",
     # The games: one play package each (games/play/<key>/); listing it registers the game.
     "games.play.kaetzchen",
@@ -170,7 +172,9 @@ SITE_NAME = "Kartenregeln"
 # Absolute base for canonical URLs, OpenGraph and the sitemap when no request is at hand.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
-LOGIN_URL = "admin:login"
+# Readers log in at /konto/anmelden/ (accounts); the admin keeps its own login page.
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "accounts:my_area"
 
 # Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords from one address
 # the login is refused for AXES_COOLOFF_TIME, even with the right password.

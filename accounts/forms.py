@@ -1,0 +1,98 @@
+from django import forms
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.urls import reverse
+from django.utils.html import format_html
+
+from accounts.services import EMAIL_MAX_LENGTH, normalize_email
+
+EMAIL_WIDGET = forms.EmailInput(attrs={"autocomplete": "email", "spellcheck": "false"})
+
+
+class SignupForm(forms.Form):
+    email = forms.EmailField(
+        label="E-Mail-Adresse",
+        max_length=EMAIL_MAX_LENGTH,
+        widget=EMAIL_WIDGET,
+        help_text="Dorthin schicken wir den Bestätigungslink. Niemand sonst sieht die Adresse.",
+    )
+    password1 = forms.CharField(
+        label="Passwort",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text="Mindestens 8 Zeichen, nicht nur Ziffern und kein allzu gängiges Passwort.",
+    )
+    password2 = forms.CharField(
+        label="Passwort wiederholen",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        email, password1, password2 = (
+            cleaned.get("email"),
+            cleaned.get("password1"),
+            cleaned.get("password2"),
+        )
+        if password1 and password2 and password1 != password2:
+            self.add_error("password2", "Die beiden Passwörter stimmen nicht überein.")
+        elif password1 and email:
+            # The validators compare the password with the address too.
+            probe = get_user_model()(username=normalize_email(email), email=email)
+            try:
+                password_validation.validate_password(password1, probe)
+            except forms.ValidationError as error:
+                self.add_error("password1", error)
+        return cleaned
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form with the e-mail address as the user name."""
+
+    error_messages = {
+        "invalid_login": "E-Mail-Adresse oder Passwort stimmen nicht. Achte auf Groß- und "
+        "Kleinschreibung beim Passwort.",
+        "inactive": "Dein Konto ist noch nicht bestätigt.",
+    }
+
+    def __init__(self, request=None, *args, **kwargs):
+        super().__init__(request, *args, **kwargs)
+        self.fields["username"] = forms.CharField(
+            label="E-Mail-Adresse",
+            max_length=254,
+            widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}),
+        )
+        self.fields["password"].label = "Passwort"
+
+    def clean(self):
+        if self.cleaned_data.get("username"):
+            # Accounts are stored under the lower-case address (accounts/services.py).
+            self.cleaned_data["username"] = normalize_email(self.cleaned_data["username"])
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            self._explain_unconfirmed()
+            raise
+
+    def _explain_unconfirmed(self):
+        """Right password, unconfirmed account: say so (only who knows the password learns it)."""
+        username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
+        user = get_user_model().objects.filter(username=username, is_active=False).first()
+        if user is not None and password and user.check_password(password):
+            raise forms.ValidationError(
+                format_html(
+                    "Dein Konto ist noch nicht bestätigt. Bitte klick auf den Link in unserer "
+                    'E-Mail – oder <a href="{}">lass dir den Link noch einmal schicken</a>.',
+                    reverse("accounts:resend"),
+                ),
+                code="inactive",
+            )
+
+
+class ResendForm(forms.Form):
+    email = forms.EmailField(label="E-Mail-Adresse", max_length=254, widget=EMAIL_WIDGET)
+
+
+class ResetForm(PasswordResetForm):
+    email = forms.EmailField(label="E-Mail-Adresse", max_length=254, widget=EMAIL_WIDGET)
