@@ -54,7 +54,8 @@ def visible_cards(state: dict, seat: int | None) -> set[str]:
 def assert_nothing_hidden(text: str, state: dict, seat: int | None) -> None:
     shown = {match.group(0) for match in CARD_ID.finditer(text)}
     assert shown <= visible_cards(state, seat), shown - visible_cards(state, seat)
-    if state["removed"] and state["phase"] == the_cat.PLAY and not state["score_sheet"]:
+    chance = not state.get("removed_choice")  # a set the host chose is public
+    if chance and state["removed"] and state["phase"] == the_cat.PLAY and not state["score_sheet"]:
         for mood in state["removed"]:
             assert f"mood-{mood}" not in text and presenter.mood_name(mood) not in text
 
@@ -106,8 +107,12 @@ def test_engine_options_map_settings_and_bot_seats():
         "bots": {"1": "flink", "2": "flink"},
         "cheater": [1],
         "round_seconds": presenter.ROUND_SECONDS,
+        "removed": None,
     }
     assert definition.engine_options({**options, "cheat": "aus"}, set())["cheater"] == []
+    chosen = definition.engine_options({**options, "removed": "gute-laune"}, {1})["removed"]
+    assert chosen == ["grimmig", "erschrocken", "traurig", "beleidigt"]
+    assert definition.engine_options({**options, "removed": "zufall"}, {1})["removed"] is None
     assert definition.timer_seconds({"phase": the_cat.REVEAL}) == presenter.REVEAL_SECONDS
     assert definition.timer_seconds({"phase": the_cat.PLAY}) is None
 
@@ -358,6 +363,36 @@ def test_two_player_room_hides_the_removed_moods_until_the_reveal(cat_game, cloc
     assert "Zu zweit aus dem Spiel:" in page
     for mood in room().state["removed"]:
         assert presenter.mood_name(mood) in page
+
+
+def test_two_player_room_with_the_moods_the_host_chose(cat_game, clock):  # noqa: F811
+    """The host picks a set of four moods when opening the room: it holds for the whole
+    game, and everyone at the table sees which ones are out (as at a real table)."""
+    anna = Player("Anna")
+    form = html(anna.client.get("/spiele/the-cat/raum/neu/"))
+    for label in ("Zu zweit aus dem Spiel", "Zufall", "ähnliche Farben", "nur gute Laune"):
+        assert label in form
+    assert "ohne grimmig, erschrocken, traurig und beleidigt" in form
+    response = anna.client.post(
+        "/spiele/the-cat/raum/neu/", {"name": "Anna", "removed": "gute-laune"}
+    )
+    anna.url = response["Location"]
+    anna.post("bot/", {"token": "t1"})
+    page = anna.post("starten/")
+    state = room().state
+    gone = ["grimmig", "erschrocken", "traurig", "beleidigt"]
+    assert state["removed"] == [m for m in the_cat.MOOD_KEYS if m in gone]
+    dealt = {the_cat.mood_of(c) for own in state["stacks"] for st in own for c in st}
+    assert (
+        dealt.isdisjoint(gone) and len(dealt | {the_cat.mood_of(c) for c in state["middle"]}) == 9
+    )
+    assert "Zu zweit aus dem Spiel: grimmig, erschrocken, traurig, beleidigt." in page
+    assert_nothing_hidden(page, state, 0)
+    anna.post("aktion/", {"aktion": "stop"})
+    anna.post("aktion/", {"aktion": "continue"})
+    clock.advance(presenter.REVEAL_SECONDS + 1)
+    anna.poll(room().version)
+    assert room().state["round"] == 2 and room().state["removed"] == state["removed"]
 
 
 def test_demo_game_ends_at_the_target_and_offers_another(client, cat_game, clock):  # noqa: F811

@@ -421,6 +421,16 @@ def test_view_hides_stacks_and_removed_moods():
     assert revealed["round_result"]["removed"] == state["removed"]
 
 
+def test_a_host_chosen_set_of_removed_moods_is_public_from_the_start():
+    """Chance keeps the four moods secret until the reveal; the host's choice was made
+    in the open (like at the table), so every view names it during play too."""
+    chosen = ["verwirrt", "frech", "traurig", "albern"]
+    state = tc.new_game(10, 2, {"removed": chosen})
+    for seat in (0, 1, None):
+        assert tc.view(state, seat)["removed"] == [m for m in tc.MOOD_KEYS if m in chosen]
+    assert tc.view(tc.new_game(10, 2, {"removed": "zufall"}), 0)["removed"] is None
+
+
 def test_events_carry_data_only():
     state = tc.new_game(12, 4, {"bots": {str(s): "flink" for s in range(1, 4)}})
     state, events = tc.advance(state, 200.0)

@@ -787,7 +787,12 @@ def view(state: dict, seat: int | None) -> dict:
         "scores": list(state["scores"]),
         "score_sheet": [list(row) for row in state["score_sheet"]],
         "round_result": _clone(state["round_result"]) if ended and state["round_result"] else None,
-        "removed": list(state["removed"]) if ended and state["removed"] else None,
+        # Chance keeps the removed moods secret until a reveal; a host's choice is public.
+        "removed": (
+            list(state["removed"])
+            if state["removed"] and (ended or state["removed_choice"])
+            else None
+        ),
         "legal_actions": [] if seat is None else legal_actions(state, seat),
         "outcome": outcome(state),
     }

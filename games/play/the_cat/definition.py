@@ -18,9 +18,24 @@ from games.play.definition import (
     Option,
 )
 from games.play.the_cat import examples, presenter, steps
+from games.play.wording import join_names
 
 CHEAT_ON = "an"
 CHEAT_OFF = "aus"
+
+# Two players: which four moods leave the game, for the whole game. By chance they stay
+# secret until the first reveal; a set the host picks is known to everyone at the table.
+BY_CHANCE = "zufall"
+REMOVED_SETS = {
+    # one mood of four pairs with similar colours: the rest are easier to tell apart
+    "farben": ("verwirrt", "frech", "traurig", "albern"),
+    "gute-laune": ("grimmig", "erschrocken", "traurig", "beleidigt"),
+}
+
+
+def _without(key: str) -> str:
+    """„ohne verwirrt, frech, traurig und albern“: the hint of a removed set."""
+    return "ohne " + join_names([the_cat.MOOD_NAMES[mood] for mood in REMOVED_SETS[key]])
 
 
 def engine_options(options: dict, bots: set[int]) -> dict:
@@ -33,6 +48,7 @@ def engine_options(options: dict, bots: set[int]) -> dict:
         "bots": {str(seat): speed for seat in seats},
         "cheater": cheater,
         "round_seconds": presenter.ROUND_SECONDS,
+        "removed": list(REMOVED_SETS.get(options.get("removed", BY_CHANCE), ())) or None,
     }
 
 
@@ -65,6 +81,21 @@ THE_CAT = GameDefinition(
                 Choice("flink", "flink", "etwa jede Sekunde"),
             ),
             default="gemuetlich",
+        ),
+        Option(
+            key="removed",
+            label="Zu zweit aus dem Spiel",
+            choices=(
+                Choice(BY_CHANCE, "Zufall", "vier Launen, geheim bis zur ersten Auflösung"),
+                *(
+                    Choice(key, label, _without(key))
+                    for key, label in (
+                        ("farben", "ähnliche Farben"),
+                        ("gute-laune", "nur gute Laune"),
+                    )
+                ),
+            ),
+            default=BY_CHANCE,
         ),
         Option(
             key="cheat",

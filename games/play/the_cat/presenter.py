@@ -295,6 +295,8 @@ def present(
             "sheet": _sheet(view, me, you),
             "outcome": _outcome(view, me, you, words),
             "two_players": playing and sum(1 for s in view["seats"] if s["in_round"]) == 2,
+            # Only a set the host chose is in the view during play; chance stays secret.
+            "removed": [mood_name(m) for m in view["removed"] or []] if playing else [],
             "log": [line for line in log_lines if line][:LOG_LENGTH],
             "news": news,
             "attention": actions["continue"],
