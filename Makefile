@@ -36,6 +36,7 @@ content: setup
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_content
 	$(PY) manage.py simulate_kaetzchen --deals 20000 --if-missing
+	$(PY) manage.py simulate_katz_und_maus --if-missing
 
 run: content
 	$(PY) manage.py ensure_dev_editor --url http://$(HOST):$(PORT)/admin/

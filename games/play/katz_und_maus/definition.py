@@ -14,7 +14,7 @@ from games.engines import katz_und_maus as km
 from games.engines.base import IllegalAction
 from games.play import driver
 from games.play.definition import Choice, DemoExtra, DemoSpec, GameDefinition, Option
-from games.play.katz_und_maus import examples, presenter
+from games.play.katz_und_maus import examples, presenter, statistics
 
 ALONE, TEAMS = "allein", "team"
 STANDARD = 0  # the engine's stock size for the player count
@@ -135,5 +135,7 @@ KATZ_UND_MAUS = GameDefinition(
         extras={"schneller": DemoExtra(run=_faster, versioned=False)},
     ),
     verifiers=examples.VERIFIERS,
+    statistics_template="play/katz_und_maus/statistics.html",
+    statistics=lambda: statistics.load(),  # looked up per call (tests replace ``load``)
     engine_options=engine_options,
 )

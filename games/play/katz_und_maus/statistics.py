@@ -1,0 +1,297 @@
+"""Katz und Maus from simulated bot games: how games end, how long they take,
+and why the article chose its stock sizes and pile rules.
+
+``compute(games, seed)`` plays the engine's ``simulate`` once with the article's
+rules and once per alternative rule set (``RULE_SETS``); ``present`` turns the
+stored figures into what ``play/katz_und_maus/statistics.html`` draws: two
+horizontal bar charts (SVG geometry, readable on a 390 px phone) and the tables
+with the same numbers.
+"""
+
+from __future__ import annotations
+
+from games.engines import katz_und_maus as km
+from games.models import EngineStatistics
+from games.play.statistics import coord, number, percent, stored
+
+ENGINE = "katz_und_maus"
+
+# The stock sizes the article replaced (20 for two is the tradition; 30 the most allowed).
+LARGER_STOCK = {2: 30, 3: 20, 4: 15, 5: 12, 6: 10}
+
+# (key, label, simulate's options): the article's rules first.
+RULE_SETS = (
+    ("standard", "Unsere Regeln", {}),
+    ("larger", "Größere Spielerstapel", {"stock_sizes": LARGER_STOCK}),
+    ("removed", "Fertige Baustapel aus dem Spiel", {"completed": "remove"}),
+    ("no_recycle", "Kein neuer Kartenstock aus den Baustapeln", {"empty_draw": "end"}),
+)
+
+# The SVG's coordinate system: about a phone's column wide, so 12px text stays 12px there.
+WIDTH = 360
+LABEL_WIDTH = 74  # „6 Spieler“ left of the bars
+RIGHT = 18  # room for half of the „100 %“ tick label
+PLOT = WIDTH - LABEL_WIDTH - RIGHT
+TOP = 8
+AXIS_SPACE = 30  # tick labels and the axis title under the bars
+
+
+def compute(games: int, seed: int) -> dict:
+    """Every rule set played ``games`` times per player count (plain JSON data)."""
+    return {
+        "games": games,
+        "seed": seed,
+        "runs": {key: km.simulate(games, seed, **options) for key, _, options in RULE_SETS},
+    }
+
+
+def load() -> dict | None:
+    stats = stored(ENGINE)
+    return present(stats) if stats else None
+
+
+def _x(share: float) -> float:
+    return LABEL_WIDTH + PLOT * share
+
+
+def _ticks(bottom: float) -> list[dict]:
+    return [
+        {"x": coord(_x(share)), "text": percent(share, 0), "y1": TOP, "y2": coord(bottom)}
+        for share in (0, 0.25, 0.5, 0.75, 1)
+    ]
+
+
+def _players(count: int) -> str:
+    return f"{count} Spieler"
+
+
+AT = {2: "zu zweit", 3: "zu dritt", 4: "zu viert", 5: "zu fünft", 6: "zu sechst"}
+
+
+def _hundred(share: float) -> str:
+    """„86 von 100“: a share as games out of a hundred."""
+    return f"{round(share * 100)} von 100"
+
+
+# --- How games end: one stacked bar per player count --------------------------------------
+
+ENDINGS = (
+    ("stock", "Spielerstapel geleert"),
+    ("won", "Kartenstock aufgebraucht, Sieg nach Karten"),
+    ("tied", "Kartenstock aufgebraucht, unentschieden"),
+    ("other", "festgefahren oder Zuglimit"),
+)
+
+
+def _endings(row: dict) -> dict[str, float]:
+    tied = row["draws_exhausted"] * row["exhausted"]
+    return {
+        "stock": row["stock_empty"],
+        "won": max(0.0, row["exhausted"] - tied),
+        "tied": tied,
+        "other": row["stuck"] + row["limit"],
+    }
+
+
+def endings_chart(rows: list[dict]) -> dict:
+    step, bar = 34, 22
+    bottom = TOP + step * len(rows)
+    bars = []
+    for index, row in enumerate(rows):
+        y = TOP + index * step + (step - bar) / 2
+        shares = _endings(row)
+        start = 0.0
+        segments = []
+        for key, label in ENDINGS:
+            share = shares[key]
+            if share > 0:
+                segments.append(
+                    {
+                        "key": key,
+                        "x": coord(_x(start)),
+                        "width": coord(PLOT * share),
+                        "title": f"{label}: {percent(share, 0)}",
+                    }
+                )
+            start += share
+        first = shares["stock"]
+        bars.append(
+            {
+                "label": _players(row["players"]),
+                "label_y": coord(y + bar / 2),
+                "y": coord(y),
+                "height": bar,
+                "segments": segments,
+                # The share of emptied stocks, inside its segment when it fits.
+                "value": percent(first, 0),
+                "value_x": coord(_x(first) - 6 if first >= 0.2 else _x(first) + 4),
+                "value_inside": first >= 0.2,
+            }
+        )
+    return {
+        "width": WIDTH,
+        "height": bottom + AXIS_SPACE,
+        "left": LABEL_WIDTH,
+        "right": WIDTH - RIGHT,
+        "bottom": bottom,
+        "bars": bars,
+        "ticks": _ticks(bottom),
+        "tick_y": bottom + 14,
+        "title_y": bottom + AXIS_SPACE - 2,
+    }
+
+
+# --- Rules compared: emptied stocks per player count and rule set ----------------------------
+
+
+def rules_chart(runs: dict) -> dict:
+    per_bar, gap = 14, 14
+    count = len(RULE_SETS)
+    group = per_bar * count + gap
+    players = [row["players"] for row in runs["standard"]["rows"]]
+    bottom = TOP + group * len(players)
+    groups = []
+    for index, players_count in enumerate(players):
+        y0 = TOP + index * group + gap / 2
+        group_bars = []
+        for rank, (key, label, _) in enumerate(RULE_SETS):
+            row = next(r for r in runs[key]["rows"] if r["players"] == players_count)
+            share = row["stock_empty"]
+            y = y0 + rank * per_bar
+            group_bars.append(
+                {
+                    "key": key,
+                    "y": coord(y + 1.5),
+                    "height": per_bar - 3,
+                    "width": coord(max(PLOT * share, 1)),
+                    "text_x": coord(_x(share) + 3 if share < 0.82 else _x(share) - 3),
+                    "text_y": coord(y + per_bar / 2),
+                    "inside": share >= 0.82,
+                    "value": percent(share, 0),
+                    "title": f"{label}, {row['stock_size']} Karten: {percent(share, 0)}",
+                }
+            )
+        groups.append(
+            {
+                "label": _players(players_count),
+                "label_y": coord(y0 + per_bar * count / 2),
+                "bars": group_bars,
+            }
+        )
+    return {
+        "width": WIDTH,
+        "height": bottom + AXIS_SPACE,
+        "left": LABEL_WIDTH,
+        "right": WIDTH - RIGHT,
+        "bottom": bottom,
+        "groups": groups,
+        "ticks": _ticks(bottom),
+        "tick_y": bottom + 14,
+        "title_y": bottom + AXIS_SPACE - 2,
+    }
+
+
+# --- Everything the template shows ------------------------------------------------------------
+
+
+def _table(rows: list[dict]) -> list[dict]:
+    """Rows of the per-player-count table: a label and one cell per player count."""
+
+    def line(label, cell):
+        return {"label": label, "cells": [cell(row) for row in rows]}
+
+    return [
+        line("Karten im Spielerstapel", lambda r: str(r["stock_size"])),
+        line("Züge, Median", lambda r: number(r["turns_median"])),
+        line("Züge, 9 von 10 Spielen höchstens", lambda r: number(r["turns_p90"])),
+        line("Runden im Mittel", lambda r: number(r["rounds_mean"], 1)),
+        line("Spielerstapel geleert", lambda r: percent(r["stock_empty"], 0)),
+        line("Kartenstock aufgebraucht", lambda r: percent(r["exhausted"], 0)),
+        line("Unentschieden", lambda r: percent(r["draws"], 0)),
+        line("Festgefahren oder Zuglimit", lambda r: percent(r["stuck"] + r["limit"], 0)),
+        line("Wer beginnt, gewinnt", lambda r: percent(r["starter_wins"], 0)),
+        line("… bei gleichen Chancen", lambda r: percent(r["starter_fair"], 0)),
+    ]
+
+
+def _rules_table(runs: dict) -> list[dict]:
+    table = []
+    for key, label, _ in RULE_SETS:
+        rows = runs[key]["rows"]
+        sizes = ", ".join(str(r["stock_size"]) for r in rows)
+        table.append(
+            {
+                "key": key,
+                "label": label,
+                "sizes": sizes,
+                "cells": [percent(r["stock_empty"], 0) for r in rows],
+            }
+        )
+    return table
+
+
+def _by_players(run: dict) -> dict[int, dict]:
+    return {row["players"]: row for row in run["rows"]}
+
+
+def _even(row: dict, games: int) -> bool:
+    fair = row["starter_fair"]
+    return abs(row["starter_wins"] - fair) <= 2 * (fair * (1 - fair) / games) ** 0.5
+
+
+def present(stats: EngineStatistics) -> dict:
+    runs = stats.figures["runs"]
+    rows = runs["standard"]["rows"]
+    standard = _by_players(runs["standard"])
+    larger = _by_players(runs["larger"])
+    removed = _by_players(runs["removed"])
+    no_recycle = _by_players(runs["no_recycle"])
+    most = max(standard)
+    worst = min(rows, key=lambda r: r["stock_empty"])
+    starter_gap = max(rows, key=lambda r: abs(r["starter_wins"] - r["starter_fair"]))
+    return {
+        "games": number(stats.deals),
+        "games_value": stats.deals,  # pluralisation
+        "total": number(stats.deals * len(rows) * len(RULE_SETS)),
+        "computed_at": stats.computed_at,
+        "players": [row["players"] for row in rows],
+        "table": _table(rows),
+        "rules_table": _rules_table(runs),
+        "endings": endings_chart(rows),
+        "endings_legend": [{"key": key, "label": label} for key, label in ENDINGS],
+        "rules": rules_chart(runs),
+        "rules_legend": [{"key": key, "label": label} for key, label, _ in RULE_SETS],
+        # Sentences of the explanation, from the same numbers.
+        "worst": {
+            "at": AT[worst["players"]],
+            "stock": _hundred(worst["stock_empty"]),
+            "exhausted": _hundred(worst["exhausted"]),
+        },
+        "most": {
+            "at": AT[most],
+            "standard": _hundred(standard[most]["stock_empty"]),
+            "standard_size": standard[most]["stock_size"],
+            "larger": _hundred(larger[most]["stock_empty"]),
+            "larger_size": larger[most]["stock_size"],
+            "removed": _hundred(removed[most]["stock_empty"]),
+            "no_recycle": _hundred(no_recycle[most]["stock_empty"]),
+        },
+        "removed_range": (
+            f"{_hundred(min(r['stock_empty'] for r in removed.values()))} und "
+            f"{_hundred(max(r['stock_empty'] for r in removed.values()))}"
+        ),
+        "draws_max": percent(max(r["draws"] for r in rows), 0),
+        "length": {
+            "two": number(standard[min(standard)]["turns_median"]),
+            "most": number(standard[most]["turns_median"]),
+            "most_rounds": number(standard[most]["rounds_mean"], 1),
+            "two_rounds": number(standard[min(standard)]["rounds_mean"], 1),
+        },
+        "starter": {
+            "at": AT[starter_gap["players"]],
+            "wins": percent(starter_gap["starter_wins"], 0),
+            "fair": percent(starter_gap["starter_fair"], 0),
+            # Within two standard errors of a fair share: no advantage to speak of.
+            "even": all(_even(r, stats.deals) for r in rows),
+        },
+    }

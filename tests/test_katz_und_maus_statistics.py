@@ -1,0 +1,111 @@
+"""Katz und Maus statistics: the command stores the engine's simulation, the
+article's „Statistik“ section draws it (charts and tables) or says it is missing."""
+
+from __future__ import annotations
+
+import re
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.engines import katz_und_maus as km
+from games.models import EngineStatistics
+from games.play.katz_und_maus import statistics
+from games.play.statistics import percent
+
+pytestmark = pytest.mark.django_db
+
+GAMES = 2  # per player count and rule set: small, so the tests stay fast
+PAGE = "/spiele/katz-und-maus/"
+
+
+def simulate(*args, **options) -> str:
+    out = StringIO()
+    call_command("simulate_katz_und_maus", *args, stdout=out, **options)
+    return out.getvalue()
+
+
+def section_of(html: str) -> str:
+    section = html[html.index('id="statistik"') :]
+    return section[: section.index("</section>")]
+
+
+def test_command_stores_what_simulate_returns_for_the_seed():
+    output = simulate(games=GAMES, seed=5)
+    stats = EngineStatistics.objects.get(engine="katz_und_maus")
+    assert stats.deals == GAMES and stats.seed == 5
+    runs = stats.figures["runs"]
+    assert runs["standard"] == km.simulate(GAMES, 5)
+    assert runs["larger"] == km.simulate(GAMES, 5, stock_sizes=statistics.LARGER_STOCK)
+    assert runs["removed"] == km.simulate(GAMES, 5, completed="remove")
+    assert runs["no_recycle"] == km.simulate(GAMES, 5, empty_draw="end")
+    assert [row["stock_size"] for row in runs["standard"]["rows"]] == [20, 15, 12, 10, 8]
+    assert [row["stock_size"] for row in runs["larger"]["rows"]] == [30, 20, 15, 12, 10]
+    assert "Statistik gespeichert: je 2 Spiele" in output
+
+
+def test_if_missing_keeps_the_stored_figures():
+    simulate(games=GAMES, seed=1)
+    first = EngineStatistics.objects.get(engine="katz_und_maus")
+    assert "nichts zu tun" in simulate("--if-missing", games=GAMES + 1)
+    assert EngineStatistics.objects.get(engine="katz_und_maus").computed_at == first.computed_at
+    simulate(games=GAMES + 1, seed=1)
+    assert EngineStatistics.objects.get(engine="katz_und_maus").deals == GAMES + 1
+
+
+def test_command_rejects_zero_games():
+    with pytest.raises(CommandError):
+        simulate(games=0)
+
+
+def test_the_endings_bar_splits_into_the_simulated_shares():
+    row = {
+        "players": 6, "stock_empty": 0.5, "exhausted": 0.4, "draws_exhausted": 0.25,
+        "stuck": 0.1, "limit": 0.0,
+    }  # fmt: skip
+    chart = statistics.endings_chart([row])
+    segments = {s["key"]: float(s["width"]) for s in chart["bars"][0]["segments"]}
+    assert segments == pytest.approx(
+        {
+            "stock": statistics.PLOT * 0.5,
+            "won": statistics.PLOT * 0.3,
+            "tied": statistics.PLOT * 0.1,
+            "other": statistics.PLOT * 0.1,
+        },
+        abs=0.1,
+    )
+    assert chart["bars"][0]["value"] == percent(0.5, 0)
+
+
+def test_game_page_shows_charts_and_tables_from_the_stored_figures(client, content):
+    simulate(games=GAMES, seed=2)
+    runs = EngineStatistics.objects.get(engine="katz_und_maus").figures["runs"]
+    section = section_of(client.get(PAGE).content.decode())
+    assert section.count("<svg") == 2 and section.count("<figure") == 2
+    assert 'role="img"' in section and section.count("<title id=") == 2
+    assert section.count("<desc") == 2
+    assert section.count("<table") == 2 and "<caption" in section
+    # One bar per player count, its emptied-stock share written beside it.
+    standard = runs["standard"]["rows"]
+    bars = re.findall(r'<text class="km-chart__value[^"]*"[^>]*>([^<]+)</text>', section)
+    assert bars == [percent(row["stock_empty"], 0) for row in standard]
+    for row in standard:
+        assert f"<td>{row['stock_size']}</td>" in section
+    # The comparison: four bars per player count.
+    assert len(re.findall(r'<rect class="km-chart__rule ', section)) == 4 * len(standard)
+    for _key, label, _ in statistics.RULE_SETS:
+        assert label in section
+    assert "Warum diese Spielerstapel" in section
+    # No inline styles (the site's CSP), and SVG coordinates are never localised.
+    assert "style=" not in section
+    for value in re.findall(r' (?:x|y|width|height|x1|x2|y1|y2)="([^"]*)"', section):
+        assert re.fullmatch(r"-?\d+(\.\d+)?", value), value
+
+
+def test_section_without_stored_figures_says_so_in_german(client, content):
+    response = client.get(PAGE)
+    assert response.status_code == 200
+    section = section_of(response.content.decode())
+    assert "noch nicht gelaufen" in section and "simulate_katz_und_maus" in section
+    assert "<svg" not in section
