@@ -54,16 +54,17 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# Unit and view tests on both cores (pytest-xdist); browser tests after them in one process.
+# Unit and view tests on both cores (pytest-xdist); browser tests and the tests that start
+# real app servers (`servers`) after them in one process.
 test-suite: setup browser
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 -m "not browser" $(PYTEST_ARGS)
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m browser $(PYTEST_ARGS)
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 -m "not browser and not servers" $(PYTEST_ARGS)
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m "browser or servers" $(PYTEST_ARGS)
 
 # The tests that touch the database (CI runs them again on PostgreSQL): no pure engine
 # tests and no long property tests – those ran once already.
 test-db: setup browser
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 -m "not browser and not slow" --ignore=tests/engines $(PYTEST_ARGS)
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m browser $(PYTEST_ARGS)
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 -m "not browser and not slow and not servers" --ignore=tests/engines $(PYTEST_ARGS)
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m "browser or servers" $(PYTEST_ARGS)
 
 test: lint test-suite
 

@@ -36,12 +36,13 @@ _skipped_browser_tests = []
 
 
 def pytest_runtest_logreport(report):
-    if report.skipped and "browser" in report.keywords:
+    if report.skipped and ("browser" in report.keywords or "servers" in report.keywords):
         _skipped_browser_tests.append(report.nodeid)
 
 
 def pytest_sessionfinish(session, exitstatus):
     # In CI a skipped browser test is a failure: the browser checks must really run there.
+    # So is a skipped app-server test (Redis and PostgreSQL run on the CI machine).
     if os.environ.get("CI") and _skipped_browser_tests:
         print(f"\nBrowser tests were skipped in CI: {_skipped_browser_tests}")
         session.exitstatus = 1

@@ -1,0 +1,51 @@
+"""Two app servers, one database, one Redis: an Alpaka room where Anna only ever talks to
+server A and Ben only to server B, played to the end of a round and into the next."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.servers.rooms import RoomPlayer, take_turns
+
+pytestmark = pytest.mark.servers
+
+
+def test_an_alpaka_round_across_two_app_servers(servers):
+    server_a, server_b = servers(2)
+    assert server_a.port != server_b.port
+    anna = RoomPlayer("Anna", server_a)
+    ben = RoomPlayer("Ben", server_b)
+
+    code = anna.create()
+    ben.join(code)  # on B, into the room A created
+    assert "Ben" in anna.poll()  # A sees who joined on B
+    anna.start()
+    assert ben.poll() and ben.phase == "play" and ben.round == 1
+
+    moves = take_turns([anna, ben], until=lambda: anna.phase == ben.phase == "scoring")
+    assert moves >= 2  # both played: each server applied the other's moves
+    for player in (anna, ben):
+        assert "Wertung – Runde 1" in player.body
+
+    # Both confirm the scoring on their own server; the second one deals round 2.
+    anna.act("continue")
+    ben.poll()
+    assert "Es fehlt noch: Ben" not in anna.body or ben.actions() == ["continue"]
+    ben.act("continue")
+    anna.poll()
+    assert anna.phase == ben.phase == "play"
+    assert anna.round == ben.round == 2
+    assert anna.version == ben.version
+
+    # Every request really went where it was sent: room actions on A came from Anna only,
+    # on B from Ben only, and both servers wrote them to their access logs.
+    def room_posts(server):
+        return {
+            line["path"].rsplit("/", 2)[-2]
+            for line in server.access_log()
+            if line["method"] == "POST" and line["path"].startswith("/spiele/alpaka/raum/<code>/")
+        }
+
+    assert room_posts(server_a) >= {"starten", "aktion"}
+    assert room_posts(server_b) >= {"beitreten", "aktion"}
+    assert not any(code in line["path"] for s in (server_a, server_b) for line in s.access_log())
