@@ -54,6 +54,20 @@ def _x(share: float) -> float:
     return LABEL_WIDTH + PLOT * share
 
 
+def _frame(bottom: float) -> dict:
+    """The chart's size, plot edges, grid and axis labels; bars end at ``bottom``."""
+    return {
+        "width": WIDTH,
+        "height": bottom + AXIS_SPACE,
+        "left": LABEL_WIDTH,
+        "right": WIDTH - RIGHT,
+        "bottom": bottom,
+        "ticks": _ticks(bottom),
+        "tick_y": bottom + 14,
+        "title_y": bottom + AXIS_SPACE - 2,
+    }
+
+
 def _ticks(bottom: float) -> list[dict]:
     return [
         {"x": coord(_x(share)), "text": percent(share, 0), "y1": TOP, "y2": coord(bottom)}
@@ -128,17 +142,7 @@ def endings_chart(rows: list[dict]) -> dict:
                 "value_inside": first >= 0.2,
             }
         )
-    return {
-        "width": WIDTH,
-        "height": bottom + AXIS_SPACE,
-        "left": LABEL_WIDTH,
-        "right": WIDTH - RIGHT,
-        "bottom": bottom,
-        "bars": bars,
-        "ticks": _ticks(bottom),
-        "tick_y": bottom + 14,
-        "title_y": bottom + AXIS_SPACE - 2,
-    }
+    return {**_frame(bottom), "bars": bars}
 
 
 # --- Rules compared: emptied stocks per player count and rule set ----------------------------
@@ -178,17 +182,7 @@ def rules_chart(runs: dict) -> dict:
                 "bars": group_bars,
             }
         )
-    return {
-        "width": WIDTH,
-        "height": bottom + AXIS_SPACE,
-        "left": LABEL_WIDTH,
-        "right": WIDTH - RIGHT,
-        "bottom": bottom,
-        "groups": groups,
-        "ticks": _ticks(bottom),
-        "tick_y": bottom + 14,
-        "title_y": bottom + AXIS_SPACE - 2,
-    }
+    return {**_frame(bottom), "groups": groups}
 
 
 # --- Everything the template shows ------------------------------------------------------------
