@@ -44,7 +44,15 @@ def _member_name_field(label="Dein Name in der Gruppe"):
     )
 
 
-class GroupForm(forms.ModelForm):
+class NoColon:
+    """German labels stand without the trailing colon Django adds."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+class GroupForm(NoColon, forms.ModelForm):
     games = GameChoiceField(label="Welche Spiele spielt ihr?")
 
     class Meta:
@@ -80,7 +88,7 @@ class NewGroupForm(GroupForm):
         fields = ["name", "founder_name", "description", "region", "is_public", "games"]
 
 
-class JoinForm(forms.Form):
+class JoinForm(NoColon, forms.Form):
     name = _member_name_field()
 
     def clean_name(self):
@@ -90,7 +98,7 @@ class JoinForm(forms.Form):
         return name
 
 
-class NightForm(forms.ModelForm):
+class NightForm(NoColon, forms.ModelForm):
     games = GameChoiceField(
         label="Was wird gespielt?",
         help_text="Jedes Spiel verlinkt auf seine Regeln und die Demo; für alle zusammen "

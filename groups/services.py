@@ -47,8 +47,14 @@ def creation_refused(request) -> str:
     return ""
 
 
+# slugify drops umlauts („Süd“ → „sud“); German readers expect „sued“.
+GERMAN_LETTERS = str.maketrans(
+    {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"}
+)
+
+
 def _unique_slug(name: str) -> str:
-    base = slugify(name)[:80].strip("-") or "gruppe"
+    base = slugify(name.translate(GERMAN_LETTERS))[:80].strip("-") or "gruppe"
     if base in RESERVED_SLUGS:
         base = f"{base}-gruppe"
     slug, number = base, 2

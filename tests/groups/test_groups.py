@@ -155,6 +155,7 @@ def test_reserved_and_duplicate_slugs(db):
     assert make_group("Neu")[0].slug == "neu-gruppe"
     assert make_group("Runde")[0].slug == "runde"
     assert make_group("Runde")[0].slug == "runde-2"
+    assert make_group("Größte Runde Süd")[0].slug == "groesste-runde-sued"
 
 
 def test_everything_typed_is_escaped(client, db):
