@@ -127,3 +127,20 @@ def take_turns(players: list[RoomPlayer], until, max_moves: int = 400) -> int:
         assert len(acting) == 1, [(p.name, p.version, p.phase) for p in players]
         acting[0].act(acting[0].choose())
     raise AssertionError(f"no end after {max_moves} moves")
+
+
+def fingerprint(player: RoomPlayer) -> dict:
+    """What the player sees of the table, without what the clock changes (countdowns)."""
+    body = player.body
+    discard = re.search(r'aria-label="Oben auf dem Ablagestapel: ([^"]*)"', body)
+    draw = re.search(r"Nachziehstapel: <strong>([^<]*)</strong>", body)
+    return {
+        "version": player.version,
+        "phase": player.phase,
+        "round": player.round,
+        "my_turn": player.my_turn,
+        "actions": player.actions(),
+        "hand": player.hand(),
+        "discard": discard.group(1) if discard else None,
+        "draw": draw.group(1) if draw else None,
+    }
