@@ -83,8 +83,11 @@ def _notes(request) -> str:
     return " ".join(str(note) for note in messages.get_messages(request))
 
 
-def demo_context(request, definition) -> dict:
-    """The demo region of the game page and the full-screen page."""
+def demo_context(request, definition, back: str | None = None) -> dict:
+    """The demo region of the game page and the full-screen page.
+
+    ``back``: where no-JavaScript forms return (default: the page asked for).
+    """
     visitor = visitor_id(request)
     create = driver.creator(definition)
     row = demo_service.saved_row(request, definition.key)
@@ -99,7 +102,7 @@ def demo_context(request, definition) -> dict:
         ).row
     if row is None:
         row = demo_service.unsaved(visitor, definition.key, create)
-    return board(definition, row, back=request.path, note=_notes(request))
+    return board(definition, row, back=back or request.path, note=_notes(request))
 
 
 # A script without cookies would store one demo row per request.

@@ -129,7 +129,7 @@ def test_the_box_lists_public_rooms_without_invite_codes(hosted):
     assert response.status_code == 200
     assert "bei <strong>Anna</strong>" in html
     assert "1 von 6 Plätzen besetzt, 5 frei" in html
-    assert "Englert-Zusatzregel" in html and "60 Punkte" in html
+    assert "Regelwerk: Englert-Zusatzregel" in html and "Zielpunktzahl: 60 Punkte" in html
     assert "seit gerade eben" in html
     assert f'action="{join_url(room)}"' in html
     assert room.code not in html
