@@ -1,7 +1,8 @@
+from urllib.parse import urlencode
+
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
-from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
@@ -12,13 +13,14 @@ from games.forms import CatalogueFilterForm
 from games.models import Edition, Game
 from games.play import definition as registry
 from games.play import views as demo_views
-from games.visitors import existing_visitor_id
 from rules.models import Section
 from rules.publishing import article_for_page
+from site_config.page_cache import PER_VISITOR_CACHE_CONTROL, cached_page, code_stamp
 from sleeves.selectors import box_for
 
 
 @require_safe
+@cached_page
 @vary_on_headers("HX-Request")
 def catalogue(request):
     form = CatalogueFilterForm(request.GET or None)
@@ -40,16 +42,21 @@ def _game_for(request, slug, with_votes=False):
         Prefetch("editions", queryset=Edition.objects.select_related("publisher")),
     )
     if with_votes:
-        # Average, count and this browser's vote ride along in the game query.
-        games = with_vote_stats(games, existing_visitor_id(request))
+        # Average and count ride along in the game query; the reader's own stars are a
+        # fragment (feedback), never part of the cached page.
+        games = with_vote_stats(games)
     return get_object_or_404(games, slug=slug)
 
 
 GENERIC_DEMO = "play/demo.html"
 
 
-def play_context(request, game) -> dict:
-    """The game's definition and, when it has a demo, the demo region's context."""
+def play_context(request, game, with_state: bool = False) -> dict:
+    """The game's definition and, when it has a demo, what the demo region needs.
+
+    ``with_state`` adds the visitor's demo (the fragment and the full-screen page);
+    the cached game page shows only the slot that loads it.
+    """
     play = registry.get(game.demo_engine)
     demo = play.demo if play else None
     heads = []
@@ -57,16 +64,21 @@ def play_context(request, game) -> dict:
         heads.append("play/demo_head.html")
     if play is not None and play.head_template:
         heads.append(play.head_template)
-    return {
-        "play": play,
-        "demo": demo,
-        "demo_context": demo_views.demo_context(request, play) if demo else {},
-        "head_templates": heads if demo else [],
-    }
+    context = {"play": play, "demo": demo, "head_templates": heads if demo else []}
+    if with_state:
+        back = demo_views.return_path(request, game.slug)
+        context["demo_context"] = demo_views.demo_context(request, play, back=back) if demo else {}
+    return context
 
 
 @require_safe
+@cached_page
 def game_detail(request, slug):
+    """The rules page: the same for every reader, so it is served from the page cache.
+
+    Per-visitor parts (the demo, the reader's own stars, „Mitspieler finden“) are
+    fragments the page loads afterwards (``includes/fragment.html``).
+    """
     game = _game_for(request, slug, with_votes=True)
     # Readers get the published snapshot, staff the working copy (rules/publishing.py).
     article_page = article_for_page(request, game)
@@ -81,25 +93,37 @@ def game_detail(request, slug):
         "has_examples_section": any(s.kind == Section.Kind.EXAMPLES for s in sections),
         "has_mistakes_section": any(s.kind == Section.Kind.MISTAKES for s in sections),
         **play,
+        "demo_fragment_url": game.get_demo_url()
+        + "?"
+        + urlencode({"zurueck": game.get_absolute_url()}),
         "json_ld": seo.game_json_ld(request, game, article),
         "is_preview": not game.is_published
         or (article_page.is_working_copy and not article_page.has_public_version),
         "article_page": article_page,
         "sleeves": box_for(game),
+        # Worked examples drawn by the engine are kept by content and code (examples.html).
+        "code_stamp": code_stamp(),
     }
     context.update(game_page_context(request, game, article, sections, demo))
     response = render(request, "games/game_detail.html", context)
-    # The reader's own vote, demo state and CSRF token are on the page: no shared caches.
-    patch_cache_control(response, private=True)
+    # An opened report form carries this reader's CSRF token.
+    response.page_cacheable = not context["report_form_open"]
     return response
 
 
 @require_safe
+@vary_on_headers("HX-Request")
 def game_demo(request, slug):
+    """The full-screen demo; asked by htmx, the demo region the game page loads after itself."""
     game = _game_for(request, slug)
-    context = {"game": game, **play_context(request, game)}
+    context = {"game": game, **play_context(request, game, with_state=True)}
     if context["demo"] is None:
         raise Http404("Für dieses Spiel gibt es noch keine Demo.")
-    response = render(request, "games/game_demo.html", context)
-    patch_cache_control(response, private=True, no_cache=True)
+    if request.htmx:
+        response = render(
+            request, context["demo"].template, {"game": game, "demo": context["demo_context"]}
+        )
+    else:
+        response = render(request, "games/game_demo.html", context)
+    response["Cache-Control"] = PER_VISITOR_CACHE_CONTROL
     return response

@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from site_config.page_cache import cached_page
 from sleeves.calculation import MAX_COPIES, MAX_GAMES, Selection, parse_selection
 from sleeves.selectors import finder_for, search_games
 
@@ -41,6 +42,7 @@ class FinderState:
 
 
 @require_safe
+@cached_page
 @vary_on_headers("HX-Request")
 def finder(request):
     include_expansions = request.GET.get("erweiterungen") == "1"

@@ -6,6 +6,9 @@
  *    [data-own-errors].
  * 2. After Back/Forward, forms marked [data-url-state] show the filters in the address
  *    (htmx restores the page's HTML, but not what was picked in the dropdowns).
+ * 3. htmx requests that change something carry the CSRF token from the csrftoken cookie:
+ *    cached pages are the same for every reader and hold no token of their own (the
+ *    cookie is set by the per-visitor fragments and forms).
  */
 (function () {
   "use strict";
@@ -100,6 +103,18 @@
       });
     });
   }
+
+  function cookie(name) {
+    var match = document.cookie.match(new RegExp("(?:^|; )" + name + "=([^;]*)"));
+    return match ? decodeURIComponent(match[1]) : "";
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var verb = (event.detail.verb || "get").toLowerCase();
+    if (verb === "get") return;
+    var token = cookie("csrftoken"); // Django's CSRF_COOKIE_NAME
+    if (token) event.detail.headers["X-CSRFToken"] = token;
+  });
 
   document.addEventListener("htmx:historyRestore", restoreFromUrl);
   window.addEventListener("pageshow", function (event) {

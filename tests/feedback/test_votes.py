@@ -67,6 +67,10 @@ def test_same_browser_changes_its_vote_instead_of_adding_one(client, game):
     assert Vote.objects.get().stars == 5
     html = client.get(game.get_absolute_url()).content.decode()
     assert "5,0" in html and "1 Stimme" in html
+    # The cached page shows nobody's own stars; the reader's fragment does.
+    assert 'aria-pressed="true"' not in html
+    stars = reverse("feedback:stars", args=[game.slug])
+    html = client.get(stars, headers={"HX-Request": "true"}).content.decode()
     assert 'id="stern-5" class="stars__star is-on" aria-pressed="true"' in html
     assert "Deine Bewertung" in html
 
@@ -171,11 +175,12 @@ def test_catalogue_shows_average_and_count_without_n_plus_1(client, django_asser
     card_two = html[html.index(">Zwei<") :]
     assert "Noch keine Stimmen" in card_two[:2000]
 
-    with django_assert_num_queries(3):  # games (with vote subqueries) + 2 prefetches
+    with django_assert_num_queries(0):  # the page cache answers
         client.get("/")
     for n in range(5):
         g = make_game(f"mehr-{n}")
         vote(Client(), g, 5)
+    # A vote empties the page cache; the render: games (with vote subqueries) + 2 prefetches.
     with django_assert_num_queries(3):
         client.get("/")
 

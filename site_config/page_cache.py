@@ -1,0 +1,275 @@
+"""Whole public pages from the cache, invalidated by a site-wide content generation.
+
+A page view opts in with ``@cached_page``. Its response, rendered for an anonymous
+reader, holds nothing that belongs to one visitor (no CSRF token, no demo state,
+no own vote): those parts are fragments the page loads afterwards
+(``templates/includes/fragment.html``). The response bytes and headers are stored
+under a key made of scheme, host, path, query string and whether htmx asked.
+
+``PageCacheMiddleware`` sits right after WhiteNoise and answers a cookie-less GET
+(or one whose cookies do not change the page) with a single cache round trip
+(``get_many`` of the page and the generation: one MGET on Redis), before sessions,
+CSRF, auth or the URL's view run. Every content change an editor can make bumps
+the generation (``site_config.page_cache_signals``), so all stored pages become
+misses at once; nothing needs to know which pages showed the changed row.
+
+Logged-in readers who are not staff get the same stored page through the view
+decorator (after the session is loaded). Staff never get or store a cached page:
+they see drafts and the preview bar.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from functools import lru_cache, wraps
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.http import HttpResponse
+from django.urls import Resolver404, resolve, reverse
+
+GENERATION_KEY = "pagecache:generation"
+HIT_HEADER = "X-Page-Cache"
+# Readers' browsers and shared caches may keep a public page this long (then revalidate
+# in the background); editors' changes are at most this old there.
+PUBLIC_CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=120"
+# Rendered for a logged-in reader: not for shared caches.
+SIGNED_IN_CACHE_CONTROL = "private, no-cache"
+# Staff see drafts and the preview bar: nobody keeps that.
+STAFF_CACHE_CONTROL = "private, no-store"
+# Per-visitor fragments and pages (demo state, own vote, forms with a CSRF token).
+PER_VISITOR_CACHE_CONTROL = "private, no-store"
+# Headers never replayed from the cache (set fresh on every response, or per request).
+_NOT_STORED = {"set-cookie", HIT_HEADER.lower(), "date"}
+
+
+def page_seconds() -> int:
+    return getattr(settings, "PAGE_CACHE_SECONDS", 60 * 60)
+
+
+def _cookies_that_matter() -> tuple[str, ...]:
+    """Cookies that can change a cacheable page: the session (login, staff) and
+    pending messages. The visitor id and the CSRF cookie only matter to fragments."""
+    return (settings.SESSION_COOKIE_NAME, "messages")
+
+
+def generation_of(value) -> int | None:
+    return value if isinstance(value, int) else None
+
+
+def current_generation() -> int:
+    value = generation_of(cache.get(GENERATION_KEY))
+    return value if value is not None else _start_generation()
+
+
+def _start_generation() -> int:
+    """A missing generation (first start, eviction) starts from the clock, so it can
+    never equal the generation of a page stored before the key was lost."""
+    cache.add(GENERATION_KEY, time.time_ns(), timeout=None)
+    return generation_of(cache.get(GENERATION_KEY)) or 0
+
+
+def _bump() -> None:
+    try:
+        cache.incr(GENERATION_KEY)
+    except ValueError:  # missing: every stored page is a miss anyway
+        _start_generation()
+
+
+def bump_generation() -> None:
+    """Every stored page is a miss from now on.
+
+    Bumped at once and again after the transaction commits: a page rendered in
+    between (still reading the old rows) is stored under the first bump's
+    generation and dropped by the second.
+    """
+    _bump()
+    transaction.on_commit(_bump)
+
+
+CODE_SUFFIXES = {".py", ".html", ".css", ".js", ".svg", ".json", ".txt"}
+CODE_SKIPPED = {".venv", ".git", "tests", "bench", "node_modules", "__pycache__", "media"}
+
+
+@lru_cache(maxsize=1)
+def code_stamp() -> str:
+    """A hash of the code, templates and static files this process serves.
+
+    Part of every key: after a deploy no page (or fragment) drawn by the old code is
+    served, and app servers running the same code share their entries.
+    """
+    if configured := getattr(settings, "PAGE_CACHE_CODE_STAMP", ""):
+        return configured
+    digest = hashlib.sha256()
+    root = Path(settings.BASE_DIR)
+    collected = Path(settings.STATIC_ROOT)
+    manifest = collected / "staticfiles.json"  # the hashed static names the pages link to
+    if manifest.is_file():
+        digest.update(manifest.read_bytes())
+    for directory, subdirectories, files in os.walk(root):
+        if Path(directory) == collected:
+            subdirectories[:] = []
+            continue
+        subdirectories[:] = sorted(d for d in subdirectories if d not in CODE_SKIPPED)
+        for name in sorted(files):
+            path = Path(directory, name)
+            if path.suffix in CODE_SUFFIXES:
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def page_key(request) -> str:
+    raw = "|".join(
+        (
+            code_stamp(),
+            request.scheme,
+            request.get_host(),
+            request.get_full_path(),
+            "htmx" if request.headers.get("HX-Request") == "true" else "page",
+        )
+    )
+    return "pagecache:page:" + hashlib.sha256(raw.encode()).hexdigest()[:40]
+
+
+def qualifies(request) -> bool:
+    """A request whose answer may come from (and go into) the cache."""
+    if request.method != "GET":
+        return False
+    return not any(name in request.COOKIES for name in _cookies_that_matter())
+
+
+def _replay(entry) -> HttpResponse:
+    _generation, status, headers, content = entry
+    response = HttpResponse(content, status=status)
+    for name, value in headers:
+        response.headers[name] = value
+    response.headers["Content-Length"] = str(len(content))
+    response.headers[HIT_HEADER] = "hit"
+    return response
+
+
+def lookup(request) -> HttpResponse | None:
+    """The stored page for this request, or None; remembers the generation for ``store``."""
+    key = page_key(request)
+    found = cache.get_many([key, GENERATION_KEY])
+    generation = generation_of(found.get(GENERATION_KEY))
+    if generation is None:
+        generation = _start_generation()
+    request._page_cache_key = key
+    request._page_cache_generation = generation
+    entry = found.get(key)
+    if entry is not None and entry[0] == generation:
+        return _replay(entry)
+    return None
+
+
+def _storable(response) -> bool:
+    if not getattr(response, "_page_cache_store", False):
+        return False
+    if response.status_code != 200 or response.streaming or response.cookies:
+        return False
+    # A page that used the per-request CSP nonce would hand every reader the same nonce.
+    policy = response.headers.get("Content-Security-Policy", "")
+    return "'nonce-" not in policy
+
+
+def store(request, response) -> None:
+    key = getattr(request, "_page_cache_key", None)
+    if key is None or not _storable(response):
+        return
+    if request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):  # a CSRF token was put into the page
+        return
+    headers = [(name, value) for name, value in response.items() if name.lower() not in _NOT_STORED]
+    entry = (request._page_cache_generation, response.status_code, headers, response.content)
+    cache.set(key, entry, timeout=page_seconds())
+    response.headers[HIT_HEADER] = "miss"
+
+
+class PageCacheMiddleware:
+    """Answers cacheable GETs from the cache before the rest of the stack runs; stores misses.
+
+    Only URLs whose view is wrapped in ``@cached_page`` are looked up, so other
+    requests (polls, forms, admin) cost no cache round trip.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        code_stamp()  # hashed once at start-up, not in a reader's request
+
+    def __call__(self, request):
+        if qualifies(request) and _is_cached_view(request.path_info):
+            hit = lookup(request)
+            if hit is not None:
+                return hit
+            response = self.get_response(request)
+            store(request, response)
+            return response
+        response = self.get_response(request)
+        if _is_admin_change(request, response):
+            # Admin actions may change rows with QuerySet.update(), which sends no signal.
+            # The view's transaction is over here, so one bump is enough.
+            _bump()
+        return response
+
+
+def _is_admin_change(request, response) -> bool:
+    if request.method in ("GET", "HEAD", "OPTIONS") or response.status_code >= 400:
+        return False
+    return request.path_info.startswith(reverse("admin:index"))
+
+
+def _is_cached_view(path: str) -> bool:
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return False
+    return getattr(match.func, "page_cache", False)
+
+
+def _is_staff(user) -> bool:
+    return bool(user.is_authenticated and user.is_staff)
+
+
+def cached_page(view):
+    """Marks a view's page as cacheable for everybody but staff (see the module doc).
+
+    The view may refuse for one response (e.g. a form opened by a query parameter)
+    with ``response.page_cacheable = False``; that response is then per-visitor.
+    While it renders, ``request.page_cacheable`` tells the base template to leave the
+    CSRF token out (site.js sends it from the cookie).
+    """
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        request.page_cacheable = True
+        user = request.user
+        signed_in = user.is_authenticated
+        if signed_in and not user.is_staff and qualifies_signed_in(request):
+            hit = lookup(request)
+            if hit is not None:
+                hit.headers["Cache-Control"] = SIGNED_IN_CACHE_CONTROL
+                return hit
+        response = view(request, *args, **kwargs)
+        if not getattr(response, "page_cacheable", True) or response.status_code != 200:
+            response.headers["Cache-Control"] = PER_VISITOR_CACHE_CONTROL
+        elif _is_staff(user):
+            response.headers["Cache-Control"] = STAFF_CACHE_CONTROL
+        elif signed_in:
+            response.headers["Cache-Control"] = SIGNED_IN_CACHE_CONTROL
+        else:
+            response.headers["Cache-Control"] = PUBLIC_CACHE_CONTROL
+            response._page_cache_store = True
+        return response
+
+    wrapper.page_cache = True
+    return wrapper
+
+
+def qualifies_signed_in(request) -> bool:
+    """A signed-in reader's GET without pending messages may get the stored page."""
+    return request.method == "GET" and "messages" not in request.COOKIES
