@@ -24,11 +24,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import OperationalError, connection, transaction
+from django.db.models import Min, Q
 
 from games import clock
 from games.engines.base import IllegalAction
 from games.play.definition import TURNS, GameDefinition
-from rooms import scheduler
+from rooms import live, scheduler
 from rooms.models import Room, Seat
 from rooms.table import LOG_MAX, Table
 
@@ -245,6 +246,7 @@ def _run_locked(engine: GameDefinition, code: str, work: Callable[[Locked], str 
             return Result(None, message=MISSING)
         if _idle(room, now):
             room.delete()
+            _announce_gone(engine, code)
             return Result(None, message=MISSING)
         ctx = Locked(engine, room, list(room.seats.all()), now)
         _advance(ctx)
@@ -262,16 +264,88 @@ def _run_locked(engine: GameDefinition, code: str, work: Callable[[Locked], str 
             result.applied = ctx.changed
             result.message = note or ""
         if room.pk is None:  # the work closed the room (the last human left)
+            _announce_gone(engine, code)
             result.room = None
             return result
         if ctx.changed or advanced:
             room.save()
+            _announce(room)
         result.seats = list(room.seats.all())
         return result
 
 
 class _Stale(RoomError):
     pass
+
+
+# --- Live updates: notices after commit, and the deadline loop's work ------------------------
+
+
+def _next_due(room: Room) -> datetime | None:
+    if room.status != Room.Status.PLAYING:
+        return None
+    return scheduler.Timers(room.deadline, room.bot_due).next_due()
+
+
+def _announce(room: Room) -> None:
+    """Every browser in the room learns the new version (and each deadline loop the next due)."""
+    live.publish_on_commit(live.room_channel(room.engine, room.code), room.version, _next_due(room))
+
+
+def _announce_gone(engine: GameDefinition, code: str) -> None:
+    live.publish_on_commit(live.room_channel(engine.key, code), live.GONE)
+
+
+def _playing_due(now: datetime):
+    return Room.objects.filter(
+        status=Room.Status.PLAYING, last_activity__gte=now - IDLE_AFTER
+    ).order_by()
+
+
+def due_rooms(now: datetime, limit: int = 200) -> list[tuple[str, str]]:
+    """``(engine key, code)`` of running rooms with a deadline due at ``now``."""
+    rooms = _playing_due(now).filter(Q(deadline__lte=now) | Q(bot_due__lte=now))
+    return list(rooms.values_list("engine", "code")[:limit])
+
+
+def next_due(now: datetime) -> datetime | None:
+    """The earliest deadline of any running room (None: nothing pending)."""
+    found = _playing_due(now).aggregate(deadline=Min("deadline"), bot_due=Min("bot_due"))
+    return scheduler.Timers(found["deadline"], found["bot_due"]).next_due()
+
+
+def apply_due(engine: GameDefinition, code: str) -> bool:
+    """The deadline loop: apply a room's overdue deadlines now and tell its browsers.
+
+    PostgreSQL: ``select_for_update(skip_locked=True)`` – a room another process
+    holds (a player's request or another server's loop) is skipped; whoever
+    holds it applies the same deadlines itself, and the overdue check below runs
+    on the row as committed by then, so no deadline is applied twice. SQLite
+    has no row locks: the transaction is IMMEDIATE (settings), so a second loop
+    waits for the first and then finds nothing overdue; a busy database is
+    skipped until the next round. Returns whether anything was applied.
+    """
+    try:
+        with transaction.atomic():
+            room = (
+                Room.objects.select_for_update(skip_locked=True)
+                .filter(code=code, engine=engine.key)
+                .first()
+            )
+            now = clock.now()
+            if room is None or room.status != Room.Status.PLAYING or _idle(room, now):
+                return False
+            ctx = Locked(engine, room, list(room.seats.all()), now)
+            _advance(ctx)
+            if not ctx.changed:
+                return False
+            room.save()
+            _announce(room)
+            return True
+    except OperationalError as error:
+        if connection.vendor != "sqlite" or "locked" not in str(error):
+            raise
+        return False
 
 
 def _expect(ctx: Locked, expected: int | None, message: str = STALE) -> None:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from rooms import public_views, views
+from rooms import live_views, public_views, views
 
 app_name = "rooms"
 
@@ -12,6 +12,8 @@ urlpatterns = [
     path("spiele/<slug:slug>/raum/neu/", views.create, name="create"),
     path(ROOM, views.room, name="room"),
     path(ROOM + "status/", views.poll, name="poll"),
+    # Server-Sent Events: a notice per new version (rooms.live); the poll stays the fallback.
+    path(ROOM + "live/", live_views.room, name="live"),
     path(ROOM + "beitreten/", views.join, name="join"),
     path(ROOM + "einstellungen/", views.options, name="options"),
     path(ROOM + "bot/", views.add_bot, name="add_bot"),

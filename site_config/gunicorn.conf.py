@@ -1,7 +1,11 @@
-"""Production server: `gunicorn -c site_config/gunicorn.conf.py site_config.wsgi`.
+"""Production server: `gunicorn -c site_config/gunicorn.conf.py site_config.asgi:application`.
 
-Game and room state live in the database, so any number of sync workers (and
-app servers) can serve the htmx polls side by side.
+The workers are uvicorn's (``uvicorn_worker.UvicornWorker``, ASGI): pages and
+htmx requests as before, plus the live streams of rooms and demos, which wait
+on Redis without tying up a worker. Game and room state live in the database
+and pushes go through Redis, so any number of workers and app servers can
+serve the same rooms side by side. ``GUNICORN_WORKER_CLASS=sync`` with
+``site_config.wsgi`` still works; pages then poll.
 """
 
 import multiprocessing
@@ -9,10 +13,14 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2 + 1))
-worker_class = "sync"
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "uvicorn_worker.UvicornWorker")
 timeout = 30
+# A worker told to stop ends its streams at once (rooms.live); browsers reconnect to
+# another worker and resume by event id.
 graceful_timeout = 20
-max_requests = 2000
+# Recycling a worker every few thousand requests would cut every stream it holds;
+# sync workers keep the guard against slow leaks.
+max_requests = 2000 if worker_class == "sync" else 0
 max_requests_jitter = 200
 # Django writes the access log (site_config/access_log.py: JSON, no client address in
 # clear); gunicorn's own, with the address, only when asked for: GUNICORN_ACCESSLOG=-

@@ -14,10 +14,13 @@ stored) and may return a dict for the board (``note``, engine ``events`` …).
 
 from __future__ import annotations
 
+from django.db import OperationalError, connection, transaction
+
 from games import clock
 from games.engines.base import IllegalAction
+from games.play import definition as registry
 from games.play.definition import GameDefinition
-from rooms import scheduler, services
+from rooms import live, scheduler, services
 from rooms.table import Table
 
 YOU = 0
@@ -194,3 +197,74 @@ def new_action(definition: GameDefinition):
         return {"dealt": True}
 
     return action
+
+
+# --- Live updates (rooms.live): the bots' moves pushed to the reader's page ------------------
+
+
+def pushes(definition: GameDefinition) -> bool:
+    """Bots that move on their own clock; a definition whose client asks for each bot
+    move (no ``bot_delay``) has nothing to push."""
+    return definition.bot_delay is not None
+
+
+def channel(definition: GameDefinition, visitor: str) -> str:
+    return live.demo_channel(definition.key, visitor)
+
+
+def announce(definition: GameDefinition, row) -> None:
+    """After a saved change: the reader's open pages (any tab, any server) learn the version."""
+    if pushes(definition) and row.pk is not None:
+        live.publish_on_commit(channel(definition, row.visitor), row.version, row.bot_due)
+
+
+def _pushing_keys() -> list[str]:
+    return [d.key for d in registry.all_definitions() if d.demo is not None and pushes(d)]
+
+
+def due_demos(now, limit: int = 200) -> list[tuple[str, str]]:
+    """``(engine key, visitor)`` of demo rows whose next bot move is due at ``now``."""
+    from games.models import DemoGame
+
+    rows = DemoGame.objects.filter(engine__in=_pushing_keys(), bot_due__lte=now).order_by()
+    return list(rows.values_list("engine", "visitor")[:limit])
+
+
+def next_due(now=None):
+    """The earliest pending bot move of any demo (None: none)."""
+    from django.db.models import Min
+
+    from games.models import DemoGame
+
+    rows = DemoGame.objects.filter(engine__in=_pushing_keys(), bot_due__isnull=False)
+    return rows.aggregate(due=Min("bot_due"))["due"]
+
+
+def apply_due(definition: GameDefinition, visitor: str) -> bool:
+    """The deadline loop: the reader's due bot moves are made now and pushed.
+
+    The row is locked like every demo request (``select_for_update``, here with
+    ``skip_locked`` on PostgreSQL: a row a request or another loop holds is
+    left to it; on SQLite the IMMEDIATE transaction queues) and the due check
+    runs on the locked row, so a move is never made twice.
+    """
+    from games.models import DemoGame
+
+    try:
+        with transaction.atomic():
+            row = (
+                DemoGame.objects.select_for_update(skip_locked=True)
+                .filter(visitor=visitor, engine=definition.key)
+                .first()
+            )
+            if row is None or not due(definition, row):
+                return False
+            if not _advance(definition, row):
+                return False
+            row.save(update_fields=["state", "version", "log", "bot_due"])
+            announce(definition, row)
+            return True
+    except OperationalError as error:
+        if connection.vendor != "sqlite" or "locked" not in str(error):
+            raise
+        return False

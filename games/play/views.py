@@ -60,7 +60,7 @@ def urls(definition) -> dict:
     slug = {"slug": definition.slug}
     result = {
         name: reverse(f"games:demo_{name}", kwargs=slug)
-        for name in ("start", "act", "bot", "poll", "new")
+        for name in ("start", "act", "bot", "poll", "new", "live")
     }
     result.update(
         {
@@ -92,14 +92,16 @@ def demo_context(request, definition, back: str | None = None) -> dict:
     create = driver.creator(definition)
     row = demo_service.saved_row(request, definition.key)
     if row is not None and driver.due(definition, row):
-        row = demo_service.perform(
+        outcome = demo_service.perform(
             visitor,
             definition.key,
             driver.poll_action(definition),
             create=create,
             expected_version=None,
             bump_version=False,
-        ).row
+        )
+        _announce(definition, outcome)
+        row = outcome.row
     if row is None:
         row = demo_service.unsaved(visitor, definition.key, create)
     return board(definition, row, back=back or request.path, note=_notes(request))
@@ -109,8 +111,14 @@ def demo_context(request, definition, back: str | None = None) -> dict:
 NEW_DEMOS_PER_IP = Limit("demo-create-ip", 60, HOUR)
 
 
+def _announce(definition, outcome) -> None:
+    """A saved change reaches the reader's other open pages by push (rooms.live)."""
+    if outcome.applied:
+        driver.announce(definition, outcome.row)
+
+
 def _perform(request, definition, action, expected):
-    return demo_service.perform(
+    outcome = demo_service.perform(
         visitor_id(request),
         definition.key,
         action,
@@ -119,6 +127,8 @@ def _perform(request, definition, action, expected):
         bump_version=False,
         may_create=lambda: not hit(NEW_DEMOS_PER_IP, client_ip(request)),
     )
+    _announce(definition, outcome)
+    return outcome
 
 
 def _respond(request, definition, outcome, *, since=None, show_refusal=True, status=200):
@@ -256,14 +266,16 @@ def poll(request, slug):
     if row is None:
         row = demo_service.unsaved(visitor, definition.key, create)
     else:
-        row = demo_service.perform(
+        outcome = demo_service.perform(
             visitor,
             definition.key,
             driver.poll_action(definition),
             create=create,
             expected_version=None,
             bump_version=False,
-        ).row
+        )
+        _announce(definition, outcome)
+        row = outcome.row
     back = return_path(request, definition.slug)
     context = {"demo": board(definition, row, back=back, since=since)}
     response = render(request, f"{definition.demo.template}#{definition.demo.partial}", context)

@@ -119,6 +119,20 @@ if os.environ.get("REDIS_URL"):
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Live updates (rooms.live): Server-Sent Events from the ASGI workers, fanned out through
+# Redis pub/sub. Without a Redis URL, rooms and demos poll (as they always may).
+LIVE_REDIS_URL = os.environ.get("LIVE_REDIS_URL", os.environ.get("REDIS_URL", ""))
+LIVE_CHANNEL_PREFIX = os.environ.get(
+    "LIVE_CHANNEL_PREFIX", os.environ.get("CACHE_KEY_PREFIX", "kartenregeln") + ":live"
+)
+LIVE_HEARTBEAT_SECONDS = 15  # a comment line keeps proxies from closing an idle stream
+LIVE_STREAM_SECONDS = 600  # then the browser reconnects (with its last event id)
+# How often a page with a stream still polls (only while its stream does not work);
+# None: the game's own interval.
+LIVE_POLL_MS = int(os.environ.get("LIVE_POLL_MS", "0")) or None
+# Each ASGI worker applies due deadlines (timeouts, bot moves) as they fall due and pushes them.
+LIVE_DEADLINE_LOOP = os.environ.get("LIVE_DEADLINE_LOOP", "1") != "0"
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

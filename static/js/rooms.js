@@ -4,7 +4,9 @@
  * the visible timers down from the seconds the server sent, copies the
  * invite link, opens the confirmation dialogs, keeps keyboard focus and open
  * <details> across htmx swaps, refuses to swap in an older table than the one
- * shown, and shows when the connection drops.
+ * shown, shows when the connection drops, and turns the server's pushed
+ * version notices (Server-Sent Events through htmx-ext-sse) into a fetch of
+ * the table – pausing the timed poll while the stream works.
  */
 (function () {
   "use strict";
@@ -142,7 +144,92 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (!isPoll(event.detail)) userBusyUntil = Date.now() + 10000;
     else if (Date.now() < userBusyUntil) event.preventDefault();
+    else if (skipPoll(event.detail)) event.preventDefault();
   });
+
+  // ---------------------------------------------------------------- Pushed updates
+  //
+  // The stream lives on a wrapper that swaps never replace ([data-live-stream] in
+  // rooms, [data-live-url] around a demo). Its events carry a version number only;
+  // a newer one than the table shows makes the table fetch itself ("live-stale",
+  // the same request as a poll). A stream counts as working from its first
+  // "ready" event on – a proxy that buffers never delivers one, and the page
+  // simply keeps polling – until it reports an error.
+
+  function streamOf(el) {
+    return el && el.closest && el.closest("[data-live-stream]");
+  }
+
+  function shownVersion(body) {
+    var v = parseInt(body && body.dataset.version, 10);
+    return isNaN(v) ? -1 : v;
+  }
+
+  function bodyIn(wrapper) {
+    return wrapper.querySelector("#room-body, [data-demo-body]");
+  }
+
+  function skipPoll(detail) {
+    var wrapper = streamOf(detail.elt);
+    if (!wrapper || !wrapper.liveWorking) return false;
+    var trigger = detail.requestConfig && detail.requestConfig.triggeringEvent;
+    if (trigger && trigger.type === "live-stale") {
+      // Only if the table still shows less than the newest notice.
+      return shownVersion(detail.elt) >= (wrapper.liveNewest || 0) && !wrapper.liveGone;
+    }
+    return true; // a timed poll: the stream tells us when something changed
+  }
+
+  function catchUp(wrapper) {
+    var body = bodyIn(wrapper);
+    if (!body) return;
+    if (wrapper.liveGone || shownVersion(body) < (wrapper.liveNewest || 0)) {
+      window.htmx.trigger(body, "live-stale");
+    }
+  }
+
+  function watch(wrapper, source) {
+    if (source.roomsWatched) return;
+    source.roomsWatched = true;
+    source.addEventListener("ready", function () {
+      wrapper.liveWorking = true;
+      wrapper.classList.add("is-live");
+    });
+    source.addEventListener("changed", function (event) {
+      if (event.data === "gone") wrapper.liveGone = true;
+      else wrapper.liveNewest = Math.max(wrapper.liveNewest || 0, parseInt(event.data, 10) || 0);
+      if (Date.now() >= userBusyUntil) catchUp(wrapper); // else: after the own request settles
+    });
+    source.addEventListener("error", function () {
+      wrapper.liveWorking = false; // the timed poll takes over until the next "ready"
+      wrapper.classList.remove("is-live");
+    });
+  }
+
+  document.addEventListener("htmx:sseOpen", function (event) {
+    var wrapper = event.target.closest ? event.target.closest("[data-live-stream], [data-live-url]") : null;
+    if (wrapper && event.detail && event.detail.source) {
+      wrapper.setAttribute("data-live-stream", "");
+      watch(wrapper, event.detail.source);
+    }
+  });
+
+  document.addEventListener("htmx:sseClose", function (event) {
+    var wrapper = streamOf(event.target);
+    if (wrapper) wrapper.liveWorking = false;
+  });
+
+  // A demo opens its stream when a bot move is first pending (readers who only
+  // read the rules never hold a connection).
+  function connectDemo(root) {
+    var body = root.querySelector ? root.querySelector("[data-demo-body][data-live-wait]") : null;
+    if (!body && root.matches && root.matches("[data-demo-body][data-live-wait]")) body = root;
+    if (!body || !window.htmx) return;
+    var wrapper = body.closest("[data-live-url]");
+    if (!wrapper || wrapper.hasAttribute("sse-connect")) return;
+    wrapper.setAttribute("sse-connect", wrapper.dataset.liveUrl + "?v=" + shownVersion(body));
+    window.htmx.process(wrapper);
+  }
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
@@ -176,7 +263,9 @@
     return match ? match[1] : null;
   }
 
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var wrapper = streamOf(event.target);
+    if (wrapper && Date.now() >= userBusyUntil) catchUp(wrapper);
     // Lobby → table (or back): show the new view from its top, not where the old one was scrolled.
     var status = roomStatus();
     if (shownStatus && status && status !== shownStatus && !(shownStatus === "playing" && status === "finished")) {
@@ -217,7 +306,8 @@
   onReady(function () {
     shownStatus = roomStatus();
     prepare(document);
-    if (window.htmx) window.htmx.onLoad(prepare);
+    connectDemo(document);
+    if (window.htmx) window.htmx.onLoad(function (root) { prepare(root); connectDemo(root); });
     else document.addEventListener("htmx:load", function (event) { prepare(event.target); });
     window.setInterval(tick, 250);
   });

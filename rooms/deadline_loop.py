@@ -1,0 +1,112 @@
+"""The deadline loop of an ASGI worker process: due deadlines applied when they fall due.
+
+Turn and scoring timeouts and the bots' moves are stored as moments in the
+rows (``Room.deadline`` / ``bot_due``, ``DemoGame.bot_due``) and applied by
+whoever loads the table next – that stays so, nothing depends on this loop.
+The loop only makes them happen on time while people watch, so that a push
+goes out at the moment: it is started by the first live stream of a process
+(one per process and event loop), sleeps until the earliest pending deadline
+(read from the database, and moved earlier by the ``due`` notices every writer
+publishes through Redis), applies what is due under the row lock
+(``rooms.services.apply_due``, ``games.play.driver.apply_due``) and publishes
+the new versions.
+
+Several processes and servers each run a loop; on PostgreSQL they meet on the
+row lock (``select_for_update(skip_locked=True)``) and on SQLite on the
+IMMEDIATE transaction, and the due check runs on the locked row, so one
+deadline is applied once. The database work runs in one thread of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+
+from games import clock
+
+logger = logging.getLogger(__name__)
+
+IDLE_SLEEP = 10.0  # the longest sleep: a missed notice delays a push by at most this
+MIN_SLEEP = 0.02  # between rounds while rows stay due (e.g. held by a request)
+
+
+def run_once() -> float | None:
+    """Apply every due deadline of rooms and demos; returns the next due moment (epoch s)."""
+    from games.play import definition as registry
+    from games.play import driver
+    from rooms import services
+
+    close_old_connections()
+    now = clock.now()
+    for engine_key, code in services.due_rooms(now):
+        definition = registry.get(engine_key)
+        if definition is not None:
+            services.apply_due(definition, code)
+    for engine_key, visitor in driver.due_demos(now):
+        definition = registry.get(engine_key)
+        if definition is not None:
+            driver.apply_due(definition, visitor)
+    moments = [m for m in (services.next_due(now), driver.next_due(now)) if m is not None]
+    return min(moments).timestamp() if moments else None
+
+
+class DeadlineLoop:
+    """One per process and event loop; ``ensure_started`` is cheap to call on every stream."""
+
+    _loops: dict[int, DeadlineLoop] = {}
+
+    def __init__(self, hub):
+        self.hub = hub
+        self._wake = asyncio.Event()
+        self._planned = float("inf")
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="deadline-loop")
+        self._run_once = sync_to_async(run_once, thread_sensitive=False, executor=self._executor)
+        self.rounds = 0
+        hub.on_due(self.due_at)
+
+    @classmethod
+    def ensure_started(cls, hub) -> DeadlineLoop | None:
+        if not getattr(settings, "LIVE_DEADLINE_LOOP", True):
+            return None
+        loop = asyncio.get_running_loop()
+        current = cls._loops.get(id(loop))
+        if current is None or current.hub is not hub:
+            current = cls._loops[id(loop)] = cls(hub)
+            task = loop.create_task(current.run(), name="deadline-loop")
+            current._task = task
+        return current
+
+    def due_at(self, moment: float) -> None:
+        """A writer announced a deadline at ``moment``: wake up in time for it."""
+        if moment < self._planned:
+            self._wake.set()
+
+    async def run(self) -> None:
+        failures = 0
+        while not self.hub.stopping:
+            self._wake.clear()
+            try:
+                upcoming = await self._run_once()
+                failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                failures += 1
+                logger.exception("deadline loop: a round failed")
+                upcoming = time.time() + min(IDLE_SLEEP, 0.5 * 2**failures)
+            self.rounds += 1
+            now = time.time()
+            wait = IDLE_SLEEP if upcoming is None else upcoming - now
+            wait = max(MIN_SLEEP, min(IDLE_SLEEP, wait))
+            self._planned = now + wait
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), wait)
+            self._planned = float("inf")
+        self._executor.shutdown(wait=False)

@@ -1,0 +1,483 @@
+"""Server push for rooms and demos: "version N" notices through Redis pub/sub, sent as SSE.
+
+Whoever changes a table (a request in any process, or the deadline loop) publishes
+a small notice on the table's channel after the commit: the new version, nothing
+else, so a broadcast never carries hidden information. Each browser answers a
+notice by fetching its own view (the poll URL with its version), exactly as a
+poll would.
+
+Every ASGI worker process holds one Redis connection (``Hub``) that subscribes
+to the channels its own streams listen to and hands notices to them; the
+fan-out between processes and machines is Redis's. Without ``LIVE_REDIS_URL``
+nothing is published and pages keep polling.
+
+A stream's event id is the table version: a browser that reconnects (deploy,
+worker restart, network) names the last one it saw in ``Last-Event-ID`` and
+gets a notice at once if the table moved on meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import signal
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime
+
+import redis
+import redis.asyncio as aioredis
+from asgiref.sync import sync_to_async
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+GONE = -1  # the version notice of a table that no longer exists (room closed)
+DUE_CHANNEL = "due"  # the moment of the next deadline, for every process's deadline loop
+
+
+def enabled() -> bool:
+    return bool(getattr(settings, "LIVE_REDIS_URL", ""))
+
+
+def _prefix() -> str:
+    return getattr(settings, "LIVE_CHANNEL_PREFIX", "kartenregeln:live")
+
+
+def full_channel(name: str) -> str:
+    return f"{_prefix()}:{name}"
+
+
+def room_channel(engine_key: str, code: str) -> str:
+    return f"room:{engine_key}:{code}"
+
+
+def demo_channel(engine_key: str, visitor: str) -> str:
+    return f"demo:{engine_key}:{visitor}"
+
+
+# --- Publishing (sync: views, services, the deadline loop's thread) ------------------------
+
+_clients: dict[str, redis.Redis] = {}
+_clients_lock = threading.Lock()
+
+
+def _sync_client() -> redis.Redis:
+    url = settings.LIVE_REDIS_URL
+    with _clients_lock:
+        client = _clients.get(url)
+        if client is None:
+            client = _clients[url] = redis.Redis.from_url(
+                url, socket_timeout=2, socket_connect_timeout=2, health_check_interval=30
+            )
+        return client
+
+
+def publish(channel: str, version: int, due: datetime | None = None) -> None:
+    """Tell every listener of ``channel`` that the table is now at ``version``.
+
+    ``due``: the table's next deadline, so that every deadline loop wakes up in
+    time for it. A failure is logged, never raised: the change itself is saved,
+    and browsers whose stream broke poll again.
+    """
+    if not enabled():
+        return
+    try:
+        pipe = _sync_client().pipeline(transaction=False)
+        pipe.publish(full_channel(channel), str(version))
+        if due is not None:
+            pipe.publish(full_channel(DUE_CHANNEL), f"{due.timestamp():.3f}")
+        pipe.execute()
+    except redis.RedisError:
+        logger.warning("live: could not publish on %s", channel, exc_info=True)
+
+
+def publish_on_commit(channel: str, version: int, due: datetime | None = None) -> None:
+    """``publish`` once the surrounding transaction has committed (at once outside one)."""
+    if not enabled():
+        return
+    from django.db import transaction
+
+    transaction.on_commit(lambda: publish(channel, version, due))
+
+
+# --- Subscribing (async: one hub per worker process and event loop) ---------------------------
+
+
+class Unavailable(Exception):
+    """Redis cannot be reached: the page polls instead."""
+
+
+class Subscription:
+    """One stream's interest in one channel: the newest version published, coalesced."""
+
+    def __init__(self, channel: str):
+        self.channel = channel
+        self.latest: int | None = None
+        self.recheck = False  # the hub reconnected: notices may have been missed
+        self.closed = False  # the hub lost Redis or the process shuts down
+        self._wake = asyncio.Event()
+
+    def notify(self, version: int) -> None:
+        self.latest = version if self.latest is None else max(self.latest, version)
+        if version == GONE:
+            self.latest = GONE
+        self._wake.set()
+
+    def poke(self, *, recheck: bool = False, close: bool = False) -> None:
+        self.recheck = self.recheck or recheck
+        self.closed = self.closed or close
+        self._wake.set()
+
+    async def wait(self, timeout: float) -> bool:
+        """True when something arrived, False after ``timeout`` seconds of silence."""
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout)
+        except TimeoutError:
+            return False
+        self._wake.clear()
+        return True
+
+
+class Hub:
+    """This process's Redis subscriber: one connection, channels subscribed while streams listen."""
+
+    def __init__(self, url: str, prefix: str):
+        self.url = url
+        self.prefix = prefix
+        self._listeners: dict[str, set[Subscription]] = {}
+        self._confirm: dict[str, list[asyncio.Future]] = {}
+        self._due_callbacks: list[Callable[[float], None]] = []
+        self._pubsub = None
+        self._client = None
+        self._connected = asyncio.Event()
+        self._task: asyncio.Task | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.stopping = False
+
+    # The hub of the running loop (tests run several loops one after another).
+    _hubs: dict[tuple[int, str, str], Hub] = {}
+
+    @classmethod
+    def current(cls) -> Hub:
+        loop = asyncio.get_running_loop()
+        key = (id(loop), settings.LIVE_REDIS_URL, _prefix())
+        hub = cls._hubs.get(key)
+        if hub is None or hub._loop is not loop:
+            hub = cls._hubs[key] = Hub(settings.LIVE_REDIS_URL, _prefix())
+            hub._loop = loop
+            hub._task = loop.create_task(hub._run(), name="live-hub")
+            _watch_shutdown(hub)
+        return hub
+
+    def full(self, name: str) -> str:
+        return f"{self.prefix}:{name}"
+
+    def on_due(self, callback: Callable[[float], None]) -> None:
+        self._due_callbacks.append(callback)
+
+    async def subscribe(self, channel: str, timeout: float = 5.0) -> Subscription:
+        """A subscription that is active in Redis when this returns; raises ``Unavailable``."""
+        if self.stopping:
+            raise Unavailable("shutting down")
+        try:
+            await asyncio.wait_for(self._connected.wait(), timeout)
+        except TimeoutError:
+            raise Unavailable("no connection to Redis") from None
+        sub = Subscription(channel)
+        listeners = self._listeners.setdefault(channel, set())
+        listeners.add(sub)
+        if len(listeners) == 1:
+            future = asyncio.get_running_loop().create_future()
+            self._confirm.setdefault(self.full(channel), []).append(future)
+            try:
+                await self._pubsub.subscribe(self.full(channel))
+                await asyncio.wait_for(future, timeout)
+            except (TimeoutError, Unavailable, redis.RedisError, OSError, AttributeError):
+                self.unsubscribe(sub)
+                raise Unavailable("subscribe failed") from None
+        else:
+            # Another stream subscribed it; wait until Redis has confirmed that one.
+            pending = self._confirm.get(self.full(channel), [])
+            if pending:
+                try:
+                    await asyncio.wait_for(asyncio.shield(pending[0]), timeout)
+                except (TimeoutError, Unavailable):
+                    self.unsubscribe(sub)
+                    raise Unavailable("subscribe failed") from None
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        listeners = self._listeners.get(sub.channel)
+        if listeners is None:
+            return
+        listeners.discard(sub)
+        if not listeners:
+            del self._listeners[sub.channel]
+            if self._pubsub is not None and self._connected.is_set():
+                task = asyncio.get_running_loop().create_task(
+                    self._pubsub.unsubscribe(self.full(sub.channel))
+                )
+                task.add_done_callback(_ignore_result)
+
+    def listener_count(self) -> int:
+        return sum(len(listeners) for listeners in self._listeners.values())
+
+    def stop(self) -> None:
+        """The process shuts down: end every stream, so browsers reconnect elsewhere."""
+        self.stopping = True
+        for listeners in list(self._listeners.values()):
+            for sub in list(listeners):
+                sub.poke(close=True)
+
+    async def _run(self) -> None:
+        delay = 0.2
+        first = True
+        while not self.stopping:
+            try:
+                self._client = aioredis.Redis.from_url(
+                    self.url, decode_responses=True, socket_connect_timeout=3
+                )
+                self._pubsub = self._client.pubsub()
+                channels = [self.full(DUE_CHANNEL), *(self.full(c) for c in self._listeners)]
+                await self._pubsub.subscribe(*channels)
+                await self._read(first)
+            except asyncio.CancelledError:
+                raise
+            except (redis.RedisError, OSError) as error:
+                logger.warning("live: Redis subscription lost (%s); reconnecting", error)
+            finally:
+                self._connected.clear()
+                await self._close_connection()
+            first = False
+            # Streams end, browsers reconnect (or poll meanwhile) and resume by version.
+            for listeners in list(self._listeners.values()):
+                for sub in list(listeners):
+                    sub.poke(close=True)
+            await asyncio.sleep(delay + random.random() * delay)
+            delay = min(delay * 2, 5.0)
+
+    async def _read(self, first: bool) -> None:
+        ping_every = 15.0
+        last_traffic = time.monotonic()
+        pinged = False
+        while not self.stopping:
+            message = await self._pubsub.get_message(timeout=ping_every)
+            now = time.monotonic()
+            if message is None:
+                if pinged and now - last_traffic > 2 * ping_every:
+                    raise redis.ConnectionError("no answer to PING")
+                await self._pubsub.ping()
+                pinged = True
+                continue
+            last_traffic, pinged = now, False
+            kind = message["type"]
+            if kind == "subscribe":
+                if message["channel"] == self.full(DUE_CHANNEL):
+                    self._connected.set()
+                    if not first:
+                        self._recheck_all()
+                for future in self._confirm.pop(message["channel"], []):
+                    if not future.done():
+                        future.set_result(True)
+            elif kind == "message":
+                self._dispatch(message["channel"], message["data"])
+
+    def _recheck_all(self) -> None:
+        for listeners in self._listeners.values():
+            for sub in listeners:
+                sub.poke(recheck=True)
+
+    def _dispatch(self, channel: str, data: str) -> None:
+        name = channel[len(self.prefix) + 1 :]
+        if name == DUE_CHANNEL:
+            with contextlib.suppress(ValueError):
+                moment = float(data)
+                for callback in self._due_callbacks:
+                    callback(moment)
+            return
+        try:
+            version = int(data)
+        except ValueError:
+            return
+        for sub in self._listeners.get(name, ()):
+            sub.notify(version)
+
+    async def _close_connection(self) -> None:
+        pubsub, client = self._pubsub, self._client
+        self._pubsub = self._client = None
+        with contextlib.suppress(Exception):
+            if pubsub is not None:
+                await pubsub.aclose()
+        with contextlib.suppress(Exception):
+            if client is not None:
+                await client.aclose()
+        for futures in self._confirm.values():
+            for future in futures:
+                if not future.done():
+                    future.set_exception(Unavailable("connection lost"))
+                    future.exception()  # retrieved: no "never retrieved" warning
+        self._confirm.clear()
+
+
+def _ignore_result(task: asyncio.Task) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
+def _watch_shutdown(hub: Hub) -> None:
+    """End the streams when the worker is told to stop (SIGTERM: deploy, reload).
+
+    uvicorn waits for open responses before a worker exits; a stream never ends
+    by itself, so without this a reload would wait for gunicorn's kill.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    if getattr(previous, "_live_hub", False) or not callable(previous):
+        return
+    loop = hub._loop
+
+    def handler(signum, frame):
+        loop.call_soon_threadsafe(hub.stop)
+        previous(signum, frame)
+
+    handler._live_hub = True
+    with contextlib.suppress(ValueError):  # not the interpreter's main thread after all
+        signal.signal(signal.SIGTERM, handler)
+
+
+# --- The stream --------------------------------------------------------------------------------
+
+
+def _event(version: int, name: str = "changed") -> str:
+    if version == GONE:
+        return f"event: {name}\ndata: gone\n\n"
+    return f"id: {version}\nevent: {name}\ndata: {version}\n\n"
+
+
+def parse_version(raw) -> int | None:
+    try:
+        value = int(str(raw).strip())
+    except (TypeError, ValueError):
+        return None
+    return value if value >= 0 else None
+
+
+async def stream(
+    sub: Subscription,
+    hub: Hub,
+    known: int | None,
+    read_version: Callable[[], Awaitable[int | None]],
+    *,
+    heartbeat: float,
+    lifetime: float,
+) -> AsyncIterator[str]:
+    """The SSE body for one browser: notices of versions newer than ``known``.
+
+    ``read_version()`` returns the table's stored version (None: gone). The
+    first event, ``ready``, is sent at once: a page treats its stream as working
+    only after receiving it (a proxy that buffers never delivers it, and the
+    page keeps polling). Comments every ``heartbeat`` seconds keep proxies from
+    closing an idle connection. After ``lifetime`` seconds the stream ends and
+    the browser reconnects with its last event id – nothing is lost.
+    """
+    try:
+        current = await read_version()
+        yield f"retry: {random.randint(1000, 3000)}\n\n"
+        if current is None:
+            yield _event(GONE)
+            yield _event(GONE, "gone")
+            return
+        sent = current if known is None else known
+        yield f"id: {sent}\nevent: ready\ndata: {current}\n\n"
+        if current != sent:
+            sent = current
+            yield _event(current)
+        deadline = time.monotonic() + lifetime
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or sub.closed:
+                return
+            if not await sub.wait(min(heartbeat, left)):
+                yield ": ping\n\n"
+                continue
+            if sub.closed:
+                return
+            latest = sub.latest
+            if sub.recheck:
+                sub.recheck = False
+                latest = await read_version()
+                latest = GONE if latest is None else latest
+            if latest is None:
+                continue
+            if latest == GONE:
+                yield _event(GONE)
+                yield _event(GONE, "gone")
+                return
+            if latest > sent:
+                sent = latest
+                yield _event(latest)
+    finally:
+        hub.unsubscribe(sub)
+
+
+def _reader(read_version: Callable[[], int | None]) -> Callable[[], Awaitable[int | None]]:
+    """``read_version`` in the shared thread pool (never one thread per open stream)."""
+
+    def run():
+        from django.db import close_old_connections
+
+        close_old_connections()
+        return read_version()
+
+    return sync_to_async(run, thread_sensitive=False)
+
+
+async def respond(request, channel: str, read_version: Callable[[], int | None]):
+    """The SSE answer for ``channel``; ``read_version`` (sync) reads the stored version.
+
+    Without Redis: 204, which tells the browser's EventSource not to reconnect
+    (the page polls). Redis unreachable: 503, the page polls until a later
+    reconnect works.
+    """
+    from django.http import HttpResponse, StreamingHttpResponse
+
+    from rooms.deadline_loop import DeadlineLoop
+
+    if not enabled():
+        response = HttpResponse(status=204)
+    else:
+        hub = Hub.current()
+        DeadlineLoop.ensure_started(hub)
+        known = parse_version(request.headers.get("Last-Event-ID"))
+        if known is None:
+            known = parse_version(request.GET.get("v"))
+        try:
+            sub = await hub.subscribe(channel)
+        except Unavailable:
+            response = HttpResponse(status=503, headers={"Retry-After": "5"})
+        else:
+            body = stream(
+                sub,
+                hub,
+                known,
+                _reader(read_version),
+                heartbeat=getattr(settings, "LIVE_HEARTBEAT_SECONDS", 15),
+                lifetime=getattr(settings, "LIVE_STREAM_SECONDS", 600)
+                * (0.9 + 0.2 * random.random()),
+            )
+            response = StreamingHttpResponse(body, content_type="text/event-stream")
+            # nginx and similar proxies must pass each event on at once.
+            response["X-Accel-Buffering"] = "no"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def poll_ms(default: int) -> int:
+    """The poll interval of a page with a live stream (``LIVE_POLL_MS``, else the game's)."""
+    value = getattr(settings, "LIVE_POLL_MS", None)
+    return int(value) if value else default

@@ -1,0 +1,24 @@
+"""``{% load live %}``: whether a page gets pushed updates, and how often it still polls."""
+
+from django import template
+
+from rooms import live
+
+register = template.Library()
+
+
+def _streams(request) -> bool:
+    # Streams need an ASGI server (gunicorn with uvicorn workers); `runserver` and
+    # sync workers serve the page with polling only.
+    return live.enabled() and request is not None and hasattr(request, "scope")
+
+
+@register.simple_tag
+def live_enabled(request=None) -> bool:
+    return _streams(request)
+
+
+@register.simple_tag
+def live_poll_ms(default, request=None) -> int:
+    """The poll interval: the game's own without a stream; ``LIVE_POLL_MS`` with one."""
+    return live.poll_ms(int(default)) if _streams(request) else int(default)
