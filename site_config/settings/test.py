@@ -9,9 +9,6 @@ MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend
 # Django's test client logs in without a request, which the axes backend refuses;
 # tests that check the throttling switch it on with the `settings` fixture.
 AXES_ENABLED = False
-# No pushes unless a test asks for them (tests/rooms/test_live.py sets a Redis URL and
-# a channel prefix of its own).
-LIVE_REDIS_URL = os.environ.get("LIVE_REDIS_URL", "")
 # No access log lines in test output unless asked for (tests switch it on themselves).
 ACCESS_LOG = os.environ.get("ACCESS_LOG") == "json"
 
