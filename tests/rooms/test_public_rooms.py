@@ -384,3 +384,29 @@ def test_public_since_is_renewed_when_the_room_is_back_in_the_lobby(hosted, seed
     assert public.waiting_label(room.public_since, clock.now + timedelta(minutes=3)) == (
         "seit 3 Min."
     )
+
+
+# --- Spielegruppen -------------------------------------------------------------------------
+
+
+def test_the_box_names_public_groups_that_play_the_game(alpaka_game, client):
+    from groups.models import PlayGroup
+
+    listed = PlayGroup.objects.create(
+        name="Alpakarunde Süd", slug="alpakarunde-sued", region="Leipzig", is_public=True
+    )
+    listed.games.add(alpaka_game)
+    private = PlayGroup.objects.create(name="Geheimrunde", slug="geheimrunde", is_public=False)
+    private.games.add(alpaka_game)
+    hidden = PlayGroup.objects.create(
+        name="Versteckt", slug="versteckt", is_public=True, is_hidden=True
+    )
+    hidden.games.add(alpaka_game)
+    other = PlayGroup.objects.create(name="Andere", slug="andere", is_public=True)
+    html = text(box(client))
+    assert "Spielegruppen, die Alpaka spielen" in html
+    assert 'href="/spielegruppen/alpakarunde-sued/">Alpakarunde Süd</a>' in html
+    assert "Leipzig" in html
+    for name in ("Geheimrunde", "Versteckt", other.name):
+        assert name not in html
+    assert 'href="/spielegruppen/neu/"' in html
