@@ -16,7 +16,7 @@ COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 MAX_TOKENS = 30
 
 
-def _tokens(request) -> list[str]:
+def cookie_tokens(request) -> list[str]:
     try:
         value = request.get_signed_cookie(COOKIE_NAME, salt=COOKIE_SALT, max_age=COOKIE_MAX_AGE)
     except (KeyError, signing.BadSignature):
@@ -34,7 +34,7 @@ def current_member(request, group) -> Member | None:
     if request.user.is_authenticated:
         member = members.filter(user=request.user).first()
     if member is None:
-        tokens = _tokens(request)
+        tokens = cookie_tokens(request)
         if tokens:
             member = members.filter(token__in=tokens).first()
     cache[group.pk] = member
@@ -43,7 +43,7 @@ def current_member(request, group) -> Member | None:
 
 def remember(request, response, member: Member):
     """Add the member's token to the cookie (the newest first)."""
-    tokens = [member.token] + [t for t in _tokens(request) if t != member.token]
+    tokens = [member.token] + [t for t in cookie_tokens(request) if t != member.token]
     response.set_signed_cookie(
         COOKIE_NAME,
         ":".join(tokens[:MAX_TOKENS]),
@@ -59,7 +59,7 @@ def remember(request, response, member: Member):
 
 def forget(request, response, member: Member):
     """Remove the member's token (after leaving the group)."""
-    tokens = [t for t in _tokens(request) if t != member.token]
+    tokens = [t for t in cookie_tokens(request) if t != member.token]
     if tokens:
         response.set_signed_cookie(
             COOKIE_NAME,
@@ -78,7 +78,7 @@ def forget(request, response, member: Member):
 def memberships(request):
     """Every membership this request can prove: account memberships and cookie tokens."""
     query = Member.objects.none()
-    tokens = _tokens(request)
+    tokens = cookie_tokens(request)
     if tokens:
         query = Member.objects.filter(token__in=tokens)
     if request.user.is_authenticated:

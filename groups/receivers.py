@@ -1,0 +1,24 @@
+"""On login, guest memberships proven by this browser's cookie move to the account, so the
+reader sees them in „Mein Bereich“ and on every device they log in on."""
+
+from django.contrib.auth.signals import user_logged_in
+from django.dispatch import receiver
+
+from groups import identity
+from groups.models import Member
+
+
+@receiver(user_logged_in, dispatch_uid="groups.adopt_guest_memberships")
+def adopt_guest_memberships(sender, request, user, **kwargs):
+    if request is None or not hasattr(request, "COOKIES"):
+        return
+    tokens = identity.cookie_tokens(request)
+    if not tokens:
+        return
+    taken = set(Member.objects.filter(user=user).values_list("group_id", flat=True))
+    for member in Member.objects.filter(token__in=tokens, user__isnull=True):
+        # Two guest memberships in one group stay guests: the account keeps its own.
+        if member.group_id not in taken:
+            member.user = user
+            member.save(update_fields=["user"])
+            taken.add(member.group_id)
