@@ -15,12 +15,15 @@ class SeatInline(admin.TabularInline):
 class RoomAdmin(admin.ModelAdmin):
     """Read-only overview for operators; rooms are run by their players only."""
 
-    list_display = ("code", "engine", "status", "version", "last_activity")
-    list_filter = ("engine", "status")
+    list_display = ("code", "engine", "status", "is_public", "version", "last_activity")
+    list_filter = ("engine", "status", "is_public")
     fields = (
         "code",
         "engine",
         "status",
+        "is_public",
+        "public_code",
+        "public_since",
         "options",
         "version",
         "games_played",
