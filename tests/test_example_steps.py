@@ -18,7 +18,12 @@ from rules.models import RulesArticle, WorkedExample
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-GAMES = ("kaetzchen-angeln", "alpaka", "the-cat")  # the games whose examples step through
+GAMES = (
+    "kaetzchen-angeln",
+    "alpaka",
+    "the-cat",
+    "katz-und-maus",
+)  # the games whose examples step through
 STEP = re.compile(r'<li class="ex-steps__step">')
 
 

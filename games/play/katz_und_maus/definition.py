@@ -14,7 +14,7 @@ from games.engines import katz_und_maus as km
 from games.engines.base import IllegalAction
 from games.play import driver
 from games.play.definition import Choice, DemoExtra, DemoSpec, GameDefinition, Option
-from games.play.katz_und_maus import examples, presenter, statistics
+from games.play.katz_und_maus import examples, presenter, statistics, steps
 
 ALONE, TEAMS = "allein", "team"
 STANDARD = 0  # the engine's stock size for the player count
@@ -109,8 +109,8 @@ KATZ_UND_MAUS = GameDefinition(
             key="completed",
             label="Fertige Baustapel",
             choices=(
-                Choice("shuffle", "Unter den Stapel", "gemischt unter den Nachziehstapel"),
-                Choice("remove", "Aus dem Spiel", "Der Nachziehstapel wird schneller leer."),
+                Choice("shuffle", "Unter den Stapel", "gemischt unter den Kartenstock"),
+                Choice("remove", "Aus dem Spiel", "Der Kartenstock wird schneller leer."),
             ),
             default="shuffle",
         ),
@@ -135,6 +135,8 @@ KATZ_UND_MAUS = GameDefinition(
         extras={"schneller": DemoExtra(run=_faster, versioned=False)},
     ),
     verifiers=examples.VERIFIERS,
+    example_steps=steps.example_steps,
+    example_step_template="play/katz_und_maus/example_step.html",
     statistics_template="play/katz_und_maus/statistics.html",
     statistics=lambda: statistics.load(),  # looked up per call (tests replace ``load``)
     engine_options=engine_options,

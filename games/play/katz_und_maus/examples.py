@@ -14,7 +14,8 @@ Kinds (``engine = "katz_und_maus"``):
 
 ``build``  ``pile`` (ranks on a build pile), ``card`` → ``{"fits": bool}`` plus,
            when it fits, ``"value"`` (what the card stands for there) and
-           ``"complete"`` (the pile is done and leaves the table).
+           ``"complete"`` (the pile is done and leaves the table); optional
+           ``at`` (the pile's letter, default ``"A"``).
 ``turn``   a position – ``build`` (up to four piles), ``stock``, ``hand``,
            ``discards`` (up to four piles), ``draw`` (the next cards drawn, in
            order), optional ``draw_size`` (cards in the draw pile), ``players``
@@ -34,6 +35,9 @@ Kinds (``engine = "katz_und_maus"``):
            card), ``stocks`` (cards left in the others' stocks), optional
            ``teams``, ``before`` (match points before) → ``{"points": {name:
            points this game}, "totals": {...}, "match_over": bool}``.
+
+Every kind may name the player the example talks about (``name``, e.g.
+``"Anna"``); verifiers ignore it, the step-throughs (``steps``) word with it.
 
 ``turn_steps(check)`` returns a ``turn`` example as the engine plays it (the
 position and the engine's events per move) for the rules page.
@@ -83,15 +87,24 @@ def _rank(card: str | None) -> str | None:
     return None if card is None else card[:-1]
 
 
-def _build(check: dict) -> dict:
+def _build_position(check: dict) -> tuple[dict, str, int]:
+    """(the game, the hand card, the build pile's index) of a ``build`` check; the
+    pile stands at ``at`` (a letter, default A), the places before it are free."""
     cards = _Cards()
     pile = cards.cards(check["pile"])
     card = cards.card(check["card"])
-    if not engine.fits(card, pile):
+    index = PILES.index(check.get("at", "A"))
+    build = [[] for _ in range(index)] + [pile]
+    state = engine.arrange(2, stocks=[["9H"], ["9S"]], hands=[[card], []], build=build)
+    return state, card, index
+
+
+def _build(check: dict) -> dict:
+    state, card, index = _build_position(check)
+    if not engine.fits(card, state["build"][index]):
         return {"fits": False}
-    state = engine.arrange(2, stocks=[["9H"], ["9S"]], hands=[[card], []], build=[pile])
     state, events = engine.apply(
-        state, 0, {"type": "play", "source": "hand", "card": card, "pile": 0}
+        state, 0, {"type": "play", "source": "hand", "card": card, "pile": index}
     )
     return {
         "fits": True,
@@ -121,7 +134,9 @@ def _parse_move(text: str, state: dict, seat: int) -> dict:
     raise ValueError(f"Unbekannter Zug „{text}“.")
 
 
-def _play_turn(check: dict) -> tuple[dict, dict, list]:
+def _play_turn(check: dict) -> tuple[dict, dict, list, dict]:
+    """(expect-shaped result, final state, [(move, events, state after)], the position
+    before the turn's refill)."""
     players = check.get("players", 2)
     cards = _Cards()
     build = [cards.cards(pile) for pile in check.get("build", [])]
@@ -140,15 +155,16 @@ def _play_turn(check: dict) -> tuple[dict, dict, list]:
         draw_top=draw,
         draw_size=check.get("draw_size"),
     )
+    arranged = state
     state, events = engine.begin_turn(state, 0)
-    log = [("start", events)]
+    log = [("start", events, state)]
     for text in check.get("moves", []):
         if state["phase"] != "play":
             raise AssertionError(f"Das Spiel ist schon vorbei vor „{text}“.")
         action = _parse_move(text, state, 0)
         state, events = engine.apply(state, 0, action)
-        log.append((text, events))
-    everything = [event for _, moved in log for event in moved]
+        log.append((text, events, state))
+    everything = [event for _, moved, _ in log for event in moved]
     actual = {
         "drawn": [e["count"] for e in everything if e["type"] == "draw" and e["seat"] == 0],
         "completed": sum(e["type"] == "complete" for e in everything),
@@ -163,7 +179,7 @@ def _play_turn(check: dict) -> tuple[dict, dict, list]:
         actual["winner"] = state["outcome"]["winners"][0]
     if "report" in check:
         actual = {key: actual[key] for key in check["report"] if key in actual}
-    return actual, state, log
+    return actual, state, log, arranged
 
 
 def _turn(check: dict) -> dict:
@@ -176,13 +192,13 @@ def turn_steps(check: dict) -> dict | None:
     other kinds."""
     if not isinstance(check, dict) or check.get("kind") != "turn":
         return None
-    actual, state, log = _play_turn(check)
+    actual, _, log, _ = _play_turn(check)
     return {
         "start": {
             key: check.get(key)
             for key in ("build", "stock", "hand", "discards", "draw", "draw_size")
         },
-        "steps": [{"move": move, "events": events} for move, events in log],
+        "steps": [{"move": move, "events": events} for move, events, _ in log],
         "result": actual,
     }
 
@@ -193,6 +209,18 @@ def _seats(check: dict) -> tuple[list[str], dict]:
 
 
 def _end(check: dict) -> dict:
+    names, _, state, _ = _play_end(check)
+    result = engine.outcome(state)
+    gained = state["round_result"]["points"]
+    return {
+        "winners": [names[s] for s in result["winners"]],
+        "draw": result["draw"],
+        "points": {name: gained[seat] for seat, name in enumerate(names)},
+    }
+
+
+def _play_end(check: dict) -> tuple[list[str], dict, dict, list[dict]]:
+    """(names, the position, the state after, the engine's events) of an ``end`` check."""
     names, options = _seats(check)
     cards = _Cards()
     stocks = [cards.cards(_filler(check["stocks"][name])) for name in names]
@@ -204,19 +232,27 @@ def _end(check: dict) -> dict:
         draw_size=0,
         options=options,
     )
-    state, _ = engine.apply(state, 0, {"type": "discard", "card": state["hands"][0][0], "pile": 0})
-    result = engine.outcome(state)
+    after, events = engine.apply(
+        state, 0, {"type": "discard", "card": state["hands"][0][0], "pile": 0}
+    )
+    result = engine.outcome(after)
     if result is None or result["reason"] != "exhausted":
         raise AssertionError("Das Spiel endet hier nicht durch den leeren Kartenstock.")
-    gained = state["round_result"]["points"]
-    return {
-        "winners": [names[s] for s in result["winners"]],
-        "draw": result["draw"],
-        "points": {name: gained[seat] for seat, name in enumerate(names)},
-    }
+    return names, state, after, events
 
 
 def _score(check: dict) -> dict:
+    names, _, state, _ = _play_score(check)
+    result = state["round_result"]
+    return {
+        "points": {name: result["points"][seat] for seat, name in enumerate(names)},
+        "totals": {name: state["scores"][seat] for seat, name in enumerate(names)},
+        "match_over": state["phase"] == "over",
+    }
+
+
+def _play_score(check: dict) -> tuple[list[str], dict, dict, list[dict]]:
+    """(names, the position, the state after, the engine's events) of a ``score`` check."""
     names, options = _seats(check)
     options["match"] = "500"
     cards = _Cards()
@@ -230,15 +266,11 @@ def _score(check: dict) -> dict:
     )
     before = check.get("before", {})
     state["scores"] = [before.get(name, 0) for name in names]
-    state, _ = engine.apply(state, 0, {"type": "play", "source": "stock", "pile": 0})
-    result = state["round_result"]
+    after, events = engine.apply(state, 0, {"type": "play", "source": "stock", "pile": 0})
+    result = after["round_result"]
     if result is None or result["reason"] != "stock":
         raise AssertionError("Das Spiel endet hier nicht mit einem leeren Spielerstapel.")
-    return {
-        "points": {name: result["points"][seat] for seat, name in enumerate(names)},
-        "totals": {name: state["scores"][seat] for seat, name in enumerate(names)},
-        "match_over": state["phase"] == "over",
-    }
+    return names, state, after, events
 
 
 VERIFIERS = {"build": _build, "turn": _turn, "end": _end, "score": _score}

@@ -167,10 +167,15 @@ def value_name(value: int) -> str:
     return VALUE_NAMES.get(value, str(value))
 
 
+def value_accusative(value: int) -> str:
+    """What a King stands for after „den König als …“: „Buben“, „Dame“, „5“."""
+    return "Buben" if value == 11 else value_name(value)
+
+
 def _played(code: str, value: int) -> str:
     """„die 7“, „den König als 5“."""
     if code[:-1] == "K":
-        return f"den König als {value_name(value)}"
+        return f"den König als {value_accusative(value)}"
     return card_acc(code)
 
 
@@ -217,7 +222,7 @@ def _cards(value: int) -> str:
 SOURCES = {"stock": "vom Spielerstapel", "hand": "von der Hand"}
 ROUND_END = {
     "stock": "",
-    "exhausted": "Der Nachziehstapel ist aufgebraucht – die wenigsten Karten im Spielerstapel "
+    "exhausted": "Der Kartenstock ist aufgebraucht – die wenigsten Karten im Spielerstapel "
     "entscheiden.",
     "stuck": "Niemand kann mehr etwas legen – die wenigsten Karten entscheiden.",
     "limit": "Nach sehr vielen Zügen entscheiden die wenigsten Karten im Spielerstapel.",
@@ -225,9 +230,16 @@ ROUND_END = {
 }
 
 
-def describe(event: dict, me: int | None, names: list[str]) -> str:
-    """One event as a sentence for the seat ``me`` (None: a spectator); "" for none."""
+def describe(event: dict, me: int | None, names: list[str], *, build_names: str = "") -> str:
+    """One event as a sentence for the seat ``me`` (None: a spectator); "" for none.
+
+    ``build_names``: the build piles' names when not numbered (the article's
+    worked examples call them A–D)."""
     w = _Words(names, me)
+
+    def build(pile: int) -> str:
+        return f"Baustapel {build_names[pile] if build_names else pile + 1}"
+
     kind = event.get("type")
     seat = event.get("seat")
     if kind == "deal":
@@ -246,23 +258,21 @@ def describe(event: dict, me: int | None, names: list[str]) -> str:
         return f"{w.who(seat)} {w.verb(seat, 'zieht', 'ziehst')} {_cards(event['count'])} nach."
     if kind == "recycle":
         return (
-            "Der Nachziehstapel ist leer: Die Baustapel werden gemischt und bilden einen neuen "
+            "Der Kartenstock ist leer: Die Baustapel werden gemischt und bilden einen neuen "
             f"({_cards(event['count'])})."
         )
     if kind == "play":
         source = SOURCES.get(event["source"]) or f"von Ablagestapel {event['index'] + 1}"
         text = (
             f"{w.who(seat)} {w.verb(seat, 'legt', 'legst')} {_played(event['card'], event['value'])} "
-            f"{source} auf Baustapel {event['pile'] + 1}."
+            f"{source} auf {build(event['pile'])}."
         )
         if event.get("stock_top"):
             text += f" Oben auf dem Spielerstapel liegt jetzt {card_acc(event['stock_top'])}."
         return text
     if kind == "complete":
-        where = (
-            "kommt unter den Nachziehstapel" if event["to"] == "draw_pile" else "ist aus dem Spiel"
-        )
-        return f"Baustapel {event['pile'] + 1} ist fertig und {where}."
+        where = "kommt unter den Kartenstock" if event["to"] == "draw_pile" else "ist aus dem Spiel"
+        return f"{build(event['pile'])} ist fertig und {where}."
     if kind == "discard":
         text = (
             f"{w.who(seat)} {w.verb(seat, 'legt', 'legst')} {card_acc(event['card'])} auf "
@@ -394,7 +404,7 @@ def _moves(view: dict) -> tuple[list[dict], dict, dict]:
         if action["type"] == "play":
             pile = action["pile"]
             current = view["build"][pile]["value"]
-            what = f"als {value_name(current + 1)} " if _is_king(action, me, hand) else ""
+            what = f"als {value_accusative(current + 1)} " if _is_king(action, me, hand) else ""
             builds.setdefault(pile, []).append(
                 {
                     "key": key,
@@ -642,7 +652,7 @@ def _rules(view: dict) -> list[str]:
     if view["teams"]:
         rules.append("Teams")
     rules.append(
-        "fertige Stapel unter den Nachziehstapel"
+        "fertige Stapel unter den Kartenstock"
         if view["completed"] == "shuffle"
         else "fertige Stapel aus dem Spiel"
     )
