@@ -236,3 +236,74 @@ def test_two_players_in_a_room_race_for_one_middle_card(cat, frozen, open_browse
     no_overflow(ben, PHONE["width"])
     shot(ben, "the-cat-room-phone", "#room-body")
     shot(anna, "the-cat-room-desktop", "#room-body")
+
+
+def test_demo_moves_count_on_an_old_picture_and_a_chosen_set_is_named(cat, frozen, open_browser):
+    """Two players, the four moods picked in the setup form; the page does not hear of
+    the bot's moves (its polls are answered „nothing new“) and the reader's clicks
+    still count – checked by the engine, with the bot's swaps highlighted."""
+    page = open_browser(PHONE)
+    page.goto(DEMO)
+    page.locator('label:has(input[name="bots"][value="1"])').click()
+    page.get_by_text("nur gute Laune", exact=True).click()
+    page.get_by_text("flink", exact=True).click()
+    page.get_by_role("button", name="Spiel starten").click()
+    note = page.locator(".cat-note")
+    expect(note).to_have_text("Zu zweit aus dem Spiel: grimmig, erschrocken, traurig, beleidigt.")
+    shot(page, "the-cat-demo-two-players-phone")
+
+    page.route(re.compile(r"/status/"), lambda route: route.fulfill(status=204))
+    shown = version(page)
+    frozen.advance(8)
+    page.get_by_role("button", name="Stapel 1 aufnehmen").click()
+    expect(page.locator(".cat-hand")).to_contain_text("Deine Hand: Stapel 1")
+    row = DemoGame.objects.get(engine="the_cat")
+    swapped = {
+        e["event"]["slot"] for e in row.log if e["v"] > shown and e["event"]["type"] == "swap"
+    }
+    assert row.state["bot_steps"][1] >= 4 and swapped
+    expect(page.locator(".cat-middle .cat-card.is-changed")).to_have_count(len(swapped))
+    expect(page.locator(BODY)).not_to_contain_text("Die Bots waren inzwischen am Zug")
+
+    # The bot swaps again before the click arrives; the reader aims at a card that is
+    # still in the middle then (the engine, asked ahead, says which), on the old picture.
+    shown = version(page)
+    frozen.advance(4)
+    ahead, _ = the_cat.advance(DemoGame.objects.get(engine="the_cat").state, frozen.now.timestamp())
+    drawn = page.locator('.cat-middle button[name="nimm"]')
+    values = [drawn.nth(i).get_attribute("value") for i in range(drawn.count())]
+    taken = next(card for card in values if card in ahead["middle"])
+    page.locator(".cat-hand label.cat-card").first.click()
+    given = page.locator(".cat-hand input[name=gib]").first.get_attribute("value")
+    page.locator(f'.cat-middle button[value="{taken}"]').click()
+    expect(page.locator(f'.cat-hand input[value="{taken}"]')).to_have_count(1)
+    row = DemoGame.objects.get(engine="the_cat")
+    assert row.version > shown and taken in row.state["stacks"][0][0]
+    assert given in row.state["middle"] and the_cat.card_counts(row.state)["total"] == 36
+    assert_accessible(page)
+    no_overflow(page, PHONE["width"])
+    page.unroute(re.compile(r"/status/"))
+
+
+def test_a_worked_example_steps_through_on_a_phone(open_browser):
+    """The race example of the article: Weiter fetches each step (htmx) up to the refusal."""
+    from rules.content_loader import load_all
+
+    load_all()
+    page = open_browser(PHONE)
+    page.goto("/spiele/the-cat/")
+    number = next(
+        n
+        for n in range(1, 12)
+        if "Zwei wollen dieselbe Karte" in page.locator(f"#beispiel-{n}").inner_text()
+    )
+    figure = f"#beispiel-{number}-schritte"
+    for step in range(2, 6):
+        page.locator(f"#beispiel-{number}-weiter").click()
+        expect(page.locator(f"{figure} .ex-steps__count")).to_have_text(f"Schritt {step} von 5")
+    expect(page.locator(figure)).to_contain_text("Ole will „hungrig“ gegen „verliebt“ tauschen")
+    expect(page.locator(f"{figure} .cat-ex__player")).to_have_count(3)
+    expect(page.locator(f"{figure} .cat-ex__middle .cat-face")).to_have_count(4)
+    no_overflow(page, PHONE["width"])
+    assert_accessible(page)
+    shot(page, "the-cat-example-race-phone", figure)

@@ -168,14 +168,9 @@ def _moves_steps(check: dict) -> list[dict]:
     for entry in timeline:
         after = entry["state"]
         if entry["refused"]:
-            hand = (
-                ", ".join(
-                    quoted(the_cat.mood_of(c))
-                    for c in after["stacks"][entry["seat"]][after["held"][entry["seat"]]]
-                )
-                if after["held"][entry["seat"]] is not None
-                else ""
-            )
+            held = after["held"][entry["seat"]]
+            cards = after["stacks"][entry["seat"]][held] if held is not None else []
+            hand = join_names([quoted(the_cat.mood_of(c)) for c in cards])
             lines = [f"„{entry['refused']}“", "Nichts ändert sich – keine Karte geht verloren."]
             if hand:
                 lines.append(f"Auf der Hand bleiben {hand}.")
