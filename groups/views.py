@@ -370,9 +370,12 @@ def answer(request, group, member, night, option):
     services.answer(member, option, request.POST.get("antwort", ""))
     if request.htmx:
         context = _night_context(request, group, member, night)
-        context["row"] = next(row for row in context["poll"] if row["option"].pk == option.pk)
-        context["answered"] = True
-        return _private(render(request, "groups/night.html#option-row", context))
+        context.update(
+            answered_option=option.pk,
+            answered_value=request.POST["antwort"],
+            answered_when=option.starts_at,
+        )
+        return _private(render(request, "groups/night.html#poll-body", context))
     return redirect(f"{night.get_absolute_url()}#termin-{option.pk}")
 
 

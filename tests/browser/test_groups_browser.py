@@ -108,6 +108,10 @@ def test_group_from_founding_to_a_fixed_night_in_two_browsers(browser, live_serv
     second_row.get_by_role("button", name="ja").click()
     expect(second_row.get_by_role("button", name="ja")).to_have_attribute("aria-pressed", "true")
     expect(second_row).to_contain_text("ja: Ben")
+    # The whole table was swapped (the „am besten“ mark may move); focus stays on the button.
+    expect(second_row.get_by_role("button", name="ja")).to_be_focused()
+    expect(ben.locator("#poll-status")).to_contain_text("Gespeichert: ja für")
+    expect(second_row).to_contain_text("am besten")
     ben.locator(f"#termin-{options[0].pk}").get_by_role("button", name="nein").click()
     expect(ben.locator(f"#termin-{options[0].pk}")).to_contain_text("nein: Ben")
     assert ben.evaluate("window.__samePage === true")  # no reload
@@ -160,6 +164,9 @@ def test_group_from_founding_to_a_fixed_night_in_two_browsers(browser, live_serv
     mia.goto("/spielegruppen/")
     expect(mia.locator(".group-card")).to_contain_text("Leipzig-Süd")
     expect(mia.locator(".group-card")).to_contain_text("2 Mitglieder")
+    # „Mitspieler finden“ on the game page names the public group (groups.selectors).
+    mia.goto("/spiele/the-cat/")
+    expect(mia.locator("#mitspieler")).to_contain_text("Katzenrunde <Süd>")
 
     # Forms at phone width too.
     for path in ("/spielegruppen/neu/",):
