@@ -18,6 +18,9 @@ logged (a load balancer asks every few seconds), failed ones are.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import hmac
 import json
 import logging
 import re
@@ -28,7 +31,6 @@ from datetime import UTC, datetime
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
-from django.utils.crypto import salted_hmac
 
 from site_config import health
 from site_config.ratelimit import client_ip
@@ -85,11 +87,18 @@ def logged_path(request) -> str:
     return "/".join(parts)[:PATH_MAX]
 
 
+@functools.lru_cache(maxsize=4)
+def _daily_key(secret: str, day: str) -> bytes:
+    # Derived from the secret key and the day: yesterday's pseudonyms cannot be linked to today's.
+    return hashlib.sha256(f"kartenregeln.access-log|{day}|{secret}".encode()).digest()
+
+
 def client_pseudonym(request, day: str) -> str | None:
     """A keyed hash of the client address that changes daily; never the address itself."""
     if getattr(settings, "ACCESS_LOG_CLIENT", "hash") != "hash":
         return None
-    return salted_hmac(f"access-log:{day}", client_ip(request), algorithm="sha256").hexdigest()[:16]
+    key = _daily_key(settings.SECRET_KEY, day)
+    return hmac.new(key, client_ip(request).encode(), hashlib.sha256).hexdigest()[:16]
 
 
 def body_size(response) -> int | None:

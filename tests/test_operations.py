@@ -236,3 +236,10 @@ def test_path_masking_leaves_ordinary_slugs_alone():
         resolver_match = None
 
     assert access_log.logged_path(Request()) == "/spiele/kaetzchen-angeln/demo/"
+
+
+def test_the_client_pseudonym_changes_every_day(rf):
+    request = rf.get("/", REMOTE_ADDR="203.0.113.9")
+    monday = access_log.client_pseudonym(request, "2026-11-30")
+    assert monday == access_log.client_pseudonym(request, "2026-11-30")
+    assert monday != access_log.client_pseudonym(request, "2026-12-01")
