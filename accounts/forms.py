@@ -90,6 +90,25 @@ class LoginForm(AuthenticationForm):
             )
 
 
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(
+        label="Dein Passwort",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text="Zur Sicherheit: Nur wer das Passwort kennt, kann das Konto löschen.",
+    )
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("Das Passwort stimmt nicht.")
+        return password
+
+
 class ResendForm(forms.Form):
     email = forms.EmailField(label="E-Mail-Adresse", max_length=254, widget=EMAIL_WIDGET)
 

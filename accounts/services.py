@@ -308,6 +308,13 @@ def points_total(user) -> int:
     return PointEntry.objects.filter(user=user).aggregate(total=Sum("points"))["total"] or 0
 
 
+@transaction.atomic
+def delete_account(user) -> None:
+    """Delete the account, its links and its points (pending ones on its ids too)."""
+    PointEntry.objects.filter(visitor__in=visitor_ids(user)).delete()
+    user.delete()
+
+
 # „Mein Bereich“ -------------------------------------------------------------------
 
 

@@ -28,5 +28,6 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("konto/passwort-aendern/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("konto/loeschen/", views.delete_account, name="delete"),
     path("mein-bereich/", views.my_area, name="my_area"),
 ]

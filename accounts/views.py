@@ -6,7 +6,7 @@ refused login into the lockout page).
 """
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
@@ -19,7 +19,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from accounts import services
-from accounts.forms import LoginForm, ResendForm, ResetForm, SignupForm
+from accounts.forms import DeleteAccountForm, LoginForm, ResendForm, ResetForm, SignupForm
 from accounts.sections import rendered_sections
 from accounts.tokens import confirmation_token
 
@@ -159,3 +159,17 @@ def my_area(request):
     context["report_points"] = services.REPORT_ACCEPTED_POINTS
     context["catalogue_url"] = reverse("games:catalogue")
     return _private(render(request, "accounts/my_area.html", context))
+
+
+@login_required
+@sensitive_post_parameters("password")
+@require_http_methods(["GET", "POST"])
+@never_cache
+def delete_account(request):
+    """The account goes; votes and reports stay as anonymous contributions, like before sign-up."""
+    form = DeleteAccountForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        services.delete_account(request.user)
+        logout(request)  # also gives this browser a fresh visitor id
+        return _private(render(request, "accounts/deleted.html"))
+    return _private(render(request, "accounts/delete.html", {"form": form}))

@@ -143,5 +143,14 @@ def test_password_pages_and_a_full_my_area_on_a_phone(page, content, django_user
     expect(page.get_by_role("heading", level=1)).to_have_text("Passwort ändern")
     check(page, "password-change")
 
+    page.goto("/mein-bereich/")
+    page.get_by_role("link", name="Konto löschen").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Konto löschen")
+    check(page, "delete")
+    page.get_by_label("Dein Passwort").fill("Neues-Kartenglueck-2026")
+    page.get_by_role("button", name="Konto endgültig löschen").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Dein Konto ist gelöscht")
+    check(page, "deleted")
+
     page.goto("/konto/bestaetigen/neuer-link/")
     check(page, "resend")
