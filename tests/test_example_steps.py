@@ -240,3 +240,35 @@ def test_drawing_steps_costs_no_query_per_example(content, client):
     assert _queries(client, _url("alpaka", 1, 2)) == step
     assert step <= 4, step
     print(f"queries: game page {everything}, one step {step}")
+
+
+def test_every_katz_und_maus_step_renders_as_page_and_as_htmx_partial(content, client):
+    """Each example of the article, each of its steps: a page of its own and the
+    htmx figure, both with the step's sentence worded from the engine's events."""
+    examples = _examples("katz-und-maus")
+    assert len(examples) == 12
+    for number, example in enumerate(examples, start=1):
+        through = step_through(example.engine_check)
+        assert through is not None, example.title
+        for step, shown in enumerate(through.steps, start=1):
+            title = escape(shown["title"])
+            page = client.get(_url("katz-und-maus", number, step))
+            assert page.status_code == 200, (example.title, step)
+            assert title in page.content.decode() and "<h1" in page.content.decode()
+            part = client.get(_url("katz-und-maus", number, step), **HTMX).content.decode()
+            assert title in part and '<div class="km-ex">' in part and "<h1" not in part
+
+
+def test_katz_und_maus_turn_steps_end_where_the_example_says(content):
+    """The last step of a played turn draws the build piles the example expects."""
+    from games.play.katz_und_maus.presenter import value_name
+
+    for example in _examples("katz-und-maus"):
+        check, expect = example.engine_check, example.expect
+        if check["kind"] != "turn" or "build" not in expect:
+            continue
+        last = step_through(check).steps[-1]
+        shown = [pile["text"] for pile in last["build"]]
+        wanted = [f"zeigt {value_name(v)}" if v else "frei" for v in expect["build"]]
+        for text, want, value in zip(shown, wanted, expect["build"], strict=True):
+            assert text == want or (value and text.startswith("König als")), example.title

@@ -39,7 +39,7 @@ def _words(event: dict, names: list[str]) -> str:
 
 
 def _names(check: dict, players: int) -> list[str]:
-    name = check.get("name", "Du")
+    name = check.get("name", OTHERS[0])
     others = [other for other in OTHERS if other != name]
     return [name, *others[: players - 1]]
 
