@@ -11,10 +11,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import reduce
-from operator import or_
+from functools import lru_cache
 
-from django.db.models import Count, Exists, OuterRef, Q, Subquery, Value
+from django.db import connection
 
 from games import availability, clock
 from games.play import definition as registry
@@ -81,6 +80,36 @@ def waiting_label(since: datetime, now: datetime) -> str:
     return f"seit {hours} Std."
 
 
+@lru_cache(maxsize=64)
+def _open_rooms_sql(sizes: tuple[tuple[str, int], ...], by_code: bool) -> str:
+    """The list's one query, written once per set of games.
+
+    Hand-written because the list is polled every ten seconds by every open game
+    page: composing the same ORM query each time cost several times its run
+    time. Correlated subqueries, not a join with GROUP BY, so each room costs an
+    index lookup on its seats; the rooms come from the partial index
+    ``room_public_lobby`` (is_public and status are its condition).
+    """
+    quote = connection.ops.quote_name
+    room, seat, left = quote(Room._meta.db_table), quote(Seat._meta.db_table), quote("left")
+    taken = f"(SELECT COUNT(*) FROM {seat} s WHERE s.room_id = r.id AND s.{left} = %s)"
+    size = "CASE r.engine " + " ".join("WHEN %s THEN %s" for _ in sizes) + " END"
+    engines = ", ".join("%s" for _ in sizes)
+    return (
+        f"SELECT r.id, r.public_code, r.engine, r.options, r.public_since, r.version, "
+        f"{taken} AS taken, "
+        f"(SELECT s.name FROM {seat} s WHERE s.room_id = r.id AND s.is_host = %s "
+        f"ORDER BY s.number LIMIT 1) AS host, "
+        f"EXISTS(SELECT 1 FROM {seat} s WHERE s.room_id = r.id AND s.visitor = %s "
+        f"AND s.{left} = %s) AS mine "
+        f"FROM {room} r "
+        f"WHERE r.is_public = %s AND r.status = %s AND r.engine IN ({engines}) "
+        f"AND r.last_activity >= %s AND {taken} < {size}"
+        + (" AND r.public_code = %s" if by_code else "")
+        + " ORDER BY r.public_since DESC, r.id DESC LIMIT %s"
+    )
+
+
 def open_rooms(
     definitions: list[GameDefinition],
     visitor: str | None = None,
@@ -95,42 +124,28 @@ def open_rooms(
         return []
     now = now or clock.now()
     by_key = {d.key: d for d in definitions}
-    seats = Seat.objects.filter(room=OuterRef("pk"))
-    rooms = Room.objects.all()
+    sizes = tuple(sorted((d.key, d.max_players) for d in definitions))
+    params: list = [False, True, visitor or "", False, True, Room.Status.LOBBY.value]
+    params += [key for key, _ in sizes]
+    params += [connection.ops.adapt_datetimefield_value(now - LISTED_WHILE_IDLE), False]
+    params += [value for pair in sizes for value in pair]
     if public_code is not None:
-        rooms = rooms.filter(public_code=public_code)
-    rows = (
-        rooms.filter(
-            is_public=True,
-            status=Room.Status.LOBBY,
-            engine__in=list(by_key),
-            last_activity__gte=now - LISTED_WHILE_IDLE,
-        )
-        .annotate(
-            taken=Count("seats", filter=Q(seats__left=False)),
-            host=Subquery(seats.filter(is_host=True).values("name")[:1]),
-            mine=Exists(seats.filter(visitor=visitor, left=False)) if visitor else Value(False),
-        )
-        # A seat free: each game has its own table size.
-        .filter(reduce(or_, (Q(engine=d.key, taken__lt=d.max_players) for d in definitions)))
-        .order_by("-public_since", "-pk")
-        .values_list(
-            "public_code", "engine", "options", "public_since", "version", "taken", "host", "mine"
-        )[:LIST_MAX]
-    )
+        params.append(public_code)
+    params.append(LIST_MAX)
+    rows = Room.objects.raw(_open_rooms_sql(sizes, public_code is not None), params)
     result = []
-    for public_code, engine, options, since, version, taken, host, mine in rows:
-        definition = by_key[engine]
+    for row in rows:
+        definition = by_key[row.engine]
         result.append(
             OpenRoom(
-                public_code=public_code,
+                public_code=row.public_code,
                 definition=definition,
-                host=host or "",
-                taken=taken,
-                options=definition.option_summary(options or {}),
-                waiting=waiting_label(since or now, now),
-                mine=bool(mine),
-                version=version,
+                host=row.host or "",
+                taken=row.taken,
+                options=definition.option_summary(row.options or {}),
+                waiting=waiting_label(row.public_since or now, now),
+                mine=bool(visitor) and bool(row.mine),
+                version=row.version,
             )
         )
     return result
