@@ -22,12 +22,15 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 import time
+from collections import OrderedDict
 from functools import lru_cache, wraps
 from pathlib import Path
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import transaction
 from django.http import HttpResponse
 from django.urls import Resolver404, resolve, reverse
@@ -75,9 +78,75 @@ def _start_generation() -> int:
 
 def _bump() -> None:
     try:
-        cache.incr(GENERATION_KEY)
+        value = cache.incr(GENERATION_KEY)
     except ValueError:  # missing: every stored page is a miss anyway
-        _start_generation()
+        value = _start_generation()
+    _known.remember(value)  # this process sees its own bump at once
+
+
+class _KnownGeneration:
+    """The generation as this process last read it from the shared cache.
+
+    With Redis, a process asks again at most every PAGE_CACHE_GENERATION_SECONDS
+    (default 1 s), so a hit needs no network round trip at all; other processes see an
+    editor's change within that time. With the process-local cache there is nothing to
+    save, so it is read on every request.
+    """
+
+    def __init__(self):
+        self.value: int | None = None
+        self.read_at = 0.0
+
+    def remember(self, value: int | None) -> None:
+        self.value, self.read_at = value, time.monotonic()
+
+    def fresh(self) -> int | None:
+        seconds = getattr(settings, "PAGE_CACHE_GENERATION_SECONDS", 1.0)
+        if isinstance(caches["default"], LocMemCache) or time.monotonic() - self.read_at >= seconds:
+            return None
+        return self.value
+
+
+class _LocalPages:
+    """The pages this process served last, by key (least recently used out first).
+
+    Entries carry their generation, so an entry is only used while it is current;
+    the shared cache stays the place every process stores into.
+    """
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+        self.entries: OrderedDict[str, tuple] = OrderedDict()
+        self.size = 0
+        self.lock = threading.Lock()
+
+    def get(self, key: str, generation: int):
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is None or entry[0] != generation:
+                return None
+            self.entries.move_to_end(key)
+            return entry
+
+    def put(self, key: str, entry: tuple) -> None:
+        with self.lock:
+            old = self.entries.pop(key, None)
+            if old is not None:
+                self.size -= len(old[3])
+            self.entries[key] = entry
+            self.size += len(entry[3])
+            while self.size > self.max_bytes and self.entries:
+                _key, dropped = self.entries.popitem(last=False)
+                self.size -= len(dropped[3])
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.size = 0
+
+
+_known = _KnownGeneration()
+_local = _LocalPages(max_bytes=32 * 1024 * 1024)
 
 
 def bump_generation() -> None:
@@ -154,16 +223,26 @@ def _replay(entry) -> HttpResponse:
 
 
 def lookup(request) -> HttpResponse | None:
-    """The stored page for this request, or None; remembers the generation for ``store``."""
+    """The stored page for this request, or None; remembers the generation for ``store``.
+
+    No round trip when this process knows the generation and holds the page; else one
+    (``get_many`` of page and generation: a single MGET on Redis).
+    """
     key = page_key(request)
-    found = cache.get_many([key, GENERATION_KEY])
-    generation = generation_of(found.get(GENERATION_KEY))
-    if generation is None:
-        generation = _start_generation()
+    generation = _known.fresh()
+    if generation is not None:
+        entry = _local.get(key, generation) or cache.get(key)
+    else:
+        found = cache.get_many([key, GENERATION_KEY])
+        generation = generation_of(found.get(GENERATION_KEY))
+        if generation is None:
+            generation = _start_generation()
+        _known.remember(generation)
+        entry = _local.get(key, generation) or found.get(key)
     request._page_cache_key = key
     request._page_cache_generation = generation
-    entry = found.get(key)
     if entry is not None and entry[0] == generation:
+        _local.put(key, entry)
         return _replay(entry)
     return None
 
@@ -187,6 +266,7 @@ def store(request, response) -> None:
     headers = [(name, value) for name, value in response.items() if name.lower() not in _NOT_STORED]
     entry = (request._page_cache_generation, response.status_code, headers, response.content)
     cache.set(key, entry, timeout=page_seconds())
+    _local.put(key, entry)
     response.headers[HIT_HEADER] = "miss"
 
 
@@ -210,11 +290,18 @@ class PageCacheMiddleware:
             store(request, response)
             return response
         response = self.get_response(request)
+        if "Cache-Control" not in response and _is_per_visitor(request, response):
+            # A page with a CSRF token or a new cookie belongs to one visitor, whatever view.
+            response.headers["Cache-Control"] = PER_VISITOR_CACHE_CONTROL
         if _is_admin_change(request, response):
             # Admin actions may change rows with QuerySet.update(), which sends no signal.
             # The view's transaction is over here, so one bump is enough.
             _bump()
         return response
+
+
+def _is_per_visitor(request, response) -> bool:
+    return bool(request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or response.cookies)
 
 
 def _is_admin_change(request, response) -> bool:

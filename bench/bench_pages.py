@@ -1,0 +1,224 @@
+"""Cached pages vs a static file through the same gunicorn, and the server time of a miss.
+
+    .venv/bin/python bench/bench_pages.py [--seconds 8] [--connections 32] [--misses 60]
+
+Starts gunicorn itself (production settings, 4 sync workers, 127.0.0.1 on a free port)
+against a fresh PostgreSQL database (127.0.0.1:5432, dropped afterwards) and Redis
+(127.0.0.1:6379, own key prefix), loads the shipped content, then runs wrk (Debian's
+`wrk`, 32 connections, bounded in time) against a static file, two rule pages, the
+catalogue and the Sleeve-Finder one after the other, and prints requests/s and the
+ratio to the static file. Then, one request at a time, the median time of a cache
+miss (the page generation bumped before every request, as after an editor's change)
+and of a hit. The server is stopped at the end, also on errors.
+
+Goals (issue 12): a cached rule page ≥ 0.9× the static file; a miss ≤ 8 ms median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON = sys.executable
+PAGES = [
+    "/spiele/the-cat/",
+    "/spiele/kaetzchen-angeln/",
+    "/",
+    "/sleeve-finder/?spiele=the-cat,alpaka",
+]
+POSTGRES = "postgres://postgres@127.0.0.1:5432/"
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def run(args, env, **kwargs):
+    return subprocess.run(args, cwd=ROOT, env=env, check=True, **kwargs)
+
+
+def postgres(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(POSTGRES + "postgres", autocommit=True) as connection:
+        connection.execute(sql)
+
+
+def wait_for(url: str, seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"gunicorn did not answer {url}")
+
+
+def start_server(env, probe_url: str) -> subprocess.Popen:
+    server = subprocess.Popen(
+        [
+            str(Path(PYTHON).parent / "gunicorn"),
+            "-c",
+            "site_config/gunicorn.conf.py",
+            "site_config.wsgi:application",
+            "--access-logfile",
+            "/dev/null",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for(probe_url)
+    except RuntimeError:
+        stop_server(server)
+        raise
+    return server
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    if server.poll() is None:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def get(url: str) -> tuple[int, dict]:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        response.read()
+        return response.status, dict(response.headers)
+
+
+def wrk(url: str, seconds: int, connections: int) -> tuple[float, str]:
+    out = subprocess.run(
+        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    median = re.search(r"50%\s+(\S+)", out)
+    note = f"p50 {median.group(1) if median else '?'}"
+    if errors:
+        note += f", {errors.group(1)} non-2xx!"
+    return rate, note
+
+
+def bump_generation(env) -> None:
+    """As an editor's save does (site_config.page_cache), from outside the server."""
+    import redis
+
+    key = f"{env['CACHE_KEY_PREFIX']}:1:pagecache:generation"
+    redis.Redis.from_url(env["REDIS_URL"]).incr(key)
+
+
+def timed_requests(base: str, path: str, count: int, env, miss: bool) -> list[float]:
+    timings = []
+    for _ in range(count):
+        if miss:
+            bump_generation(env)
+        started = time.perf_counter()
+        _status, headers = get(base + path)
+        timings.append((time.perf_counter() - started) * 1000)
+        expected = "miss" if miss else "hit"
+        if headers.get("X-Page-Cache") != expected:
+            raise RuntimeError(f"{path}: expected a {expected}, got {headers.get('X-Page-Cache')}")
+    return timings
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=8, help="wrk duration per URL")
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--misses", type=int, default=60)
+    parser.add_argument("--port", type=int, default=0, help="default: a free port")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        print("wrk fehlt: sudo apt-get install -y wrk")
+        return 1
+
+    suffix = secrets.token_hex(4)
+    database = f"bench_pages_{suffix}"
+    static_root = tempfile.mkdtemp(prefix="bench-pages-static-")
+    port = args.port or free_port()
+    env = {
+        **os.environ,
+        "PYTHONPATH": f"{ROOT}:{ROOT / 'bench'}",
+        "DJANGO_SETTINGS_MODULE": "pages_settings",
+        "BENCH_STATIC_ROOT": static_root,
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DATABASE_URL": POSTGRES + database,
+        "REDIS_URL": REDIS,
+        "CACHE_KEY_PREFIX": f"bench-pages-{suffix}",
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "GUNICORN_WORKERS": "4",
+        "GUNICORN_WORKER_CLASS": "sync",
+    }
+    postgres(f'CREATE DATABASE "{database}"')
+    server = None
+    try:
+        quiet = {"stdout": subprocess.DEVNULL}
+        run([PYTHON, "manage.py", "migrate", "--noinput"], env, **quiet)
+        run([PYTHON, "manage.py", "load_content"], env, **quiet)
+        run([PYTHON, "manage.py", "collectstatic", "--noinput"], env, **quiet)
+        manifest = json.loads(Path(static_root, "staticfiles.json").read_text())
+        static_path = "/static/" + manifest["paths"]["css/site.css"]
+        base = f"http://127.0.0.1:{port}"
+        server = start_server(env, base + static_path)
+        for path in PAGES:
+            get(base + path)  # fill the cache
+
+        print(
+            f"gunicorn 4 sync workers, production settings, PostgreSQL + Redis; "
+            f"wrk {args.connections} connections, {args.seconds} s per URL, one after the other"
+        )
+        print(f"{'URL':45} {'requests/s':>11} {'vs static':>10}  latency")
+        static_rate, note = wrk(base + static_path, args.seconds, args.connections)
+        print(f"{static_path[:45]:45} {static_rate:11,.0f} {1:9.2f}×  {note}")
+        for path in PAGES:
+            rate, note = wrk(base + path, args.seconds, args.connections)
+            print(f"{path:45} {rate:11,.0f} {rate / static_rate:9.2f}×  {note}")
+
+        stop_server(server)
+        # Misses: the generation is bumped before every request, so the workers must read
+        # it on every request (the production default trusts it for a second).
+        server = start_server({**env, "BENCH_GENERATION_SECONDS": "0"}, base + static_path)
+        print(f"\nOne request at a time, {args.misses} each (client-side, loopback):")
+        print(f"{'URL':45} {'miss median':>12} {'hit median':>11}")
+        for path in PAGES:
+            misses = timed_requests(base, path, args.misses, env, miss=True)
+            hits = timed_requests(base, path, args.misses, env, miss=False)
+            print(
+                f"{path:45} {statistics.median(misses):9.2f} ms {statistics.median(hits):8.2f} ms"
+            )
+    finally:
+        if server is not None:
+            stop_server(server)
+        shutil.rmtree(static_root, ignore_errors=True)
+        postgres(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
