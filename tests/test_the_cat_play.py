@@ -95,8 +95,11 @@ def test_demo_setup_offers_the_options_and_bot_counts(client, cat_game):
         assert label in page
     assert 'name="bots" value="3"' in page and 'name="bots" value="4"' not in page
     assert "Alle spielen gleichzeitig" in page and "so viel Zeit, wie du brauchst" not in page
+    # The (cached) game page loads the visitor's demo as a fragment after itself.
     game_page = html(client.get("/spiele/the-cat/"))
-    assert 'id="the_cat-demo"' in game_page and "play/the_cat/table.css" in game_page
+    assert "play/the_cat/table.css" in game_page and DEMO in game_page
+    fragment = html(client.get(DEMO, {"zurueck": "/spiele/the-cat/"}, headers=HX))
+    assert 'id="the_cat-demo"' in fragment and "Spiel starten" in fragment
 
 
 def test_engine_options_map_settings_and_bot_seats():
@@ -434,10 +437,12 @@ def test_demo_full_pages_show_nothing_hidden(client, cat_game, clock):  # noqa: 
     start_demo(client, bots=3)
     client.post(MOVE, {"aktion": "take:2"}, headers=HX)
     clock.advance(15)
-    for url in (DEMO, "/spiele/the-cat/"):
-        page = html(client.get(url))
+    pages = [html(client.get(DEMO))]  # the full-screen demo
+    pages.append(html(client.get(DEMO, {"zurueck": "/spiele/the-cat/"}, headers=HX)))
+    for page in pages:
         assert "Deine Hand: Stapel 3" in page
         assert_nothing_hidden(page, row().state, 0)
+    assert_nothing_hidden(html(client.get("/spiele/the-cat/")), row().state, 0)
 
 
 def test_four_at_the_table_get_three_stacks_each(cat_game, clock):  # noqa: F811
