@@ -74,5 +74,17 @@ class MemberAdmin(admin.ModelAdmin):
         return member.user_id is not None
 
 
-admin.site.register(Answer)
-admin.site.register(Rsvp)
+@admin.register(Answer)
+class AnswerAdmin(admin.ModelAdmin):
+    list_display = ["member", "option", "value", "answered_at"]
+    list_filter = ["value"]
+    list_select_related = ["member", "option"]
+    raw_id_fields = ["member", "option"]
+
+
+@admin.register(Rsvp)
+class RsvpAdmin(admin.ModelAdmin):
+    list_display = ["member", "night", "attending", "answered_at"]
+    list_filter = ["attending"]
+    list_select_related = ["member", "night"]
+    raw_id_fields = ["member", "night"]

@@ -165,7 +165,12 @@ def join(request, slug, token):
         if "@" in initial["name"]:  # never suggest an e-mail address as the visible name
             initial["name"] = initial["name"].split("@")[0]
     form = JoinForm(request.POST or None, initial=initial)
-    context = {"group": group, "form": form, "size": group.members.count()}
+    context = {
+        "group": group,
+        "form": form,
+        "size": group.members.count(),
+        "games": [game for game in group.games.all() if game.is_published],
+    }
     if request.method == "POST" and form.is_valid():
         try:
             member = services.join(request, group, name=form.cleaned_data["name"])

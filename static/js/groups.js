@@ -1,4 +1,5 @@
-/* Spielegruppen: „Kopieren“ buttons beside secret links (the field stays selectable without JS). */
+/* Spielegruppen: „Kopieren“ buttons beside secret links (the field stays selectable without JS)
+ * and a confirmation before forms marked [data-confirm] remove something (CSP allows no inline handlers). */
 (function () {
   "use strict";
   document.querySelectorAll("[data-copy]").forEach(function (button) {
@@ -13,6 +14,11 @@
       }, function () {
         input.select();
       });
+    });
+  });
+  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
     });
   });
   document.querySelectorAll(".link-box__input").forEach(function (input) {

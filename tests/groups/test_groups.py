@@ -8,7 +8,7 @@ from django.urls import reverse
 from groups import selectors, services
 from groups.models import GameNight, Member, PlayGroup
 from tests.factories import make_game
-from tests.groups.conftest import Person, add_member, make_group
+from tests.groups.conftest import Person, add_member, in_days, make_group
 
 pytestmark = pytest.mark.django_db
 
@@ -400,3 +400,30 @@ def test_editors_hide_a_group_in_the_admin(editor_client, group):
     assert change.status_code == 200
     # Editors moderate; the secret links stay out of the admin.
     assert group.invite_token not in change.content.decode()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "groups_playgroup",
+        "groups_member",
+        "groups_gamenight",
+        "groups_answer",
+        "groups_rsvp",
+    ],
+)
+def test_admin_changelists_open_in_german(admin_client, group, name):
+    group, founder = group
+    night = services.create_night(founder, group, starts=[in_days(2)])
+    services.answer(founder, night.options.get(), "ja")
+    services.fix_date(founder, night, night.options.get())
+    response = admin_client.get(reverse(f"admin:{name}_changelist"))
+    assert response.status_code == 200
+    assert response.context["cl"].result_count == 1
+
+
+def test_join_page_shows_the_group_and_its_games(group):
+    group, _ = group
+    html = Client().get(group.get_invite_url()).content.decode()
+    assert "Einladung in die Spielegruppe" in html
+    assert "Donnerstagsrunde" in html and 'href="/spiele/the-cat/"' in html
