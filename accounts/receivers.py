@@ -14,8 +14,12 @@ from games import visitors
 
 @receiver(user_logged_in, dispatch_uid="accounts.adopt_on_login")
 def adopt_on_login(sender, request, user, **kwargs):
-    if request is None:  # e.g. the test client's force_login
-        return
+    if request is not None:  # None: e.g. a login without a request
+        adopt_browser(request, user)
+
+
+def adopt_browser(request, user) -> None:
+    """Take over this browser's visitor id (see services.adopt) and tell the reader what moved."""
     adoption = services.adopt(user, visitors.existing_visitor_id(request))
     visitors.switch_visitor(request, adoption.visitor)
     if adoption.vote_conflicts:

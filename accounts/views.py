@@ -20,8 +20,10 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import services
 from accounts.forms import DeleteAccountForm, LoginForm, ResendForm, ResetForm, SignupForm
+from accounts.receivers import adopt_browser
 from accounts.sections import rendered_sections
 from accounts.tokens import confirmation_token
+from games.visitors import existing_visitor_id
 
 # Confirming logs the reader in without a password, so the backend is named.
 LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -153,6 +155,10 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 @login_required
 @never_cache
 def my_area(request):
+    if existing_visitor_id(request) != services.primary_visitor(request.user):
+        # A cookie lost or replaced since login (the session outlived it): what this
+        # browser did meanwhile joins the account now, as at login.
+        adopt_browser(request, request.user)
     context = services.my_area(request.user)
     context["sections"] = rendered_sections(request)
     context["first_vote_points"] = services.FIRST_VOTE_POINTS

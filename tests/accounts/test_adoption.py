@@ -157,3 +157,15 @@ def test_adopting_the_same_id_twice_changes_nothing(reader, game):
     again = adopt(reader, "aaa")
     assert again.visitor == "aaa" and not again.anything
     assert VisitorLink.objects.count() == 1
+
+
+def test_a_vote_after_the_cookie_was_lost_joins_the_account_in_my_area(client, reader, game):
+    login(client)
+    primary = visitor_of(client)
+    client.cookies.pop("besucher")  # cleared cookies, but the session lives on
+    vote(client, game, 3)
+    assert Vote.objects.get().visitor != primary
+    html = client.get(reverse("accounts:my_area")).content.decode()
+    assert "Sternspiel" in html and "Aus diesem Browser übernommen: eine Bewertung" in html
+    assert Vote.objects.get().visitor == primary
+    assert visitor_of(client) == primary
