@@ -70,6 +70,7 @@ class DeadlineLoop:
         self._run_once = sync_to_async(run_once, thread_sensitive=False, executor=self._executor)
         self.rounds = 0
         hub.on_due(self.due_at)
+        hub.on_close(self.stop)
 
     @classmethod
     def ensure_started(cls, hub) -> DeadlineLoop | None:
@@ -83,12 +84,27 @@ class DeadlineLoop:
             current._task = task
         return current
 
+    async def stop(self) -> None:
+        task = getattr(self, "_task", None)
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
     def due_at(self, moment: float) -> None:
         """A writer announced a deadline at ``moment``: wake up in time for it."""
         if moment < self._planned:
             self._wake.set()
 
     async def run(self) -> None:
+        try:
+            await self._rounds()
+        finally:
+            # The thread's database connection goes with the loop.
+            self._executor.submit(_close_connection)
+            self._executor.shutdown(wait=False)
+
+    async def _rounds(self) -> None:
         failures = 0
         while not self.hub.stopping:
             self._wake.clear()
@@ -109,4 +125,9 @@ class DeadlineLoop:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), wait)
             self._planned = float("inf")
-        self._executor.shutdown(wait=False)
+
+
+def _close_connection() -> None:
+    from django.db import connection
+
+    connection.close()

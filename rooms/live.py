@@ -151,6 +151,7 @@ class Hub:
         self._listeners: dict[str, set[Subscription]] = {}
         self._confirm: dict[str, list[asyncio.Future]] = {}
         self._due_callbacks: list[Callable[[float], None]] = []
+        self._stop_callbacks: list[Callable[[], Awaitable[None]]] = []
         self._pubsub = None
         self._client = None
         self._connected = asyncio.Event()
@@ -167,17 +168,34 @@ class Hub:
         key = (id(loop), settings.LIVE_REDIS_URL, _prefix())
         hub = cls._hubs.get(key)
         if hub is None or hub._loop is not loop:
-            hub = cls._hubs[key] = Hub(settings.LIVE_REDIS_URL, _prefix())
-            hub._loop = loop
-            hub._task = loop.create_task(hub._run(), name="live-hub")
+            hub = cls._hubs[key] = Hub(settings.LIVE_REDIS_URL, _prefix()).start()
             _watch_shutdown(hub)
         return hub
+
+    def start(self) -> Hub:
+        self._loop = asyncio.get_running_loop()
+        self._task = self._loop.create_task(self._run(), name="live-hub")
+        return self
+
+    async def close(self) -> None:
+        """Stop and disconnect (tests; a worker simply exits)."""
+        self.stop()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for callback in self._stop_callbacks:
+            await callback()
+        await sync_to_async(close_reader_connections, thread_sensitive=False)()
 
     def full(self, name: str) -> str:
         return f"{self.prefix}:{name}"
 
     def on_due(self, callback: Callable[[float], None]) -> None:
         self._due_callbacks.append(callback)
+
+    def on_close(self, callback: Callable[[], Awaitable[None]]) -> None:
+        self._stop_callbacks.append(callback)
 
     async def subscribe(self, channel: str, timeout: float = 5.0) -> Subscription:
         """A subscription that is active in Redis when this returns; raises ``Unavailable``."""
@@ -239,7 +257,10 @@ class Hub:
         while not self.stopping:
             try:
                 self._client = aioredis.Redis.from_url(
-                    self.url, decode_responses=True, socket_connect_timeout=3
+                    self.url,
+                    decode_responses=True,
+                    socket_connect_timeout=3,
+                    client_name=f"{self.prefix}:hub",
                 )
                 self._pubsub = self._client.pubsub()
                 channels = [self.full(DUE_CHANNEL), *(self.full(c) for c in self._listeners)]
@@ -425,16 +446,30 @@ async def stream(
         hub.unsubscribe(sub)
 
 
+_reader_connections: set = set()  # the database connections of the reader threads
+
+
 def _reader(read_version: Callable[[], int | None]) -> Callable[[], Awaitable[int | None]]:
     """``read_version`` in the shared thread pool (never one thread per open stream)."""
 
     def run():
-        from django.db import close_old_connections
+        from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections
 
         close_old_connections()
+        connection = connections[DEFAULT_DB_ALIAS]  # this thread's own wrapper, not the proxy
+        if connection not in _reader_connections:
+            connection.inc_thread_sharing()  # so that close_reader_connections may close it
+            _reader_connections.add(connection)
         return read_version()
 
     return sync_to_async(run, thread_sensitive=False)
+
+
+def close_reader_connections() -> None:
+    """Close the database connections the streams' reads opened (tests, shutdown)."""
+    for connection in list(_reader_connections):
+        with contextlib.suppress(Exception):
+            connection.close()
 
 
 async def respond(request, channel: str, read_version: Callable[[], int | None]):
