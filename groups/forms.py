@@ -150,3 +150,15 @@ class NewNightForm(NightForm):
     def starts(self):
         values = (self.cleaned_data.get(f"termin_{n}") for n in range(1, OPTION_FIELDS + 1))
         return [value for value in values if value is not None]
+
+
+class OptionForm(NoColon, forms.Form):
+    termin = forms.DateTimeField(
+        label="Weiteren Termin vorschlagen",
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%d.%m.%Y %H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        error_messages={
+            "required": "Bitte gib Datum und Uhrzeit an.",
+            "invalid": "Bitte gib Datum und Uhrzeit an.",
+        },
+    )

@@ -170,6 +170,21 @@ def create_night(actor: Member, group: PlayGroup, *, starts, games=(), **fields)
     return night
 
 
+def add_option(actor: Member, night: GameNight, start) -> DateOption:
+    """One more proposed time while the poll is open."""
+    _require_manager(actor)
+    if night.fixed_option_id:
+        raise Refused("Der Termin steht schon fest.")
+    if start < clock.now():
+        raise Refused("Dieser Termin liegt in der Vergangenheit.")
+    if night.options.count() >= MAX_OPTIONS:
+        raise Refused(f"Höchstens {MAX_OPTIONS} Terminvorschläge je Abend.")
+    option, created = DateOption.objects.get_or_create(night=night, starts_at=start)
+    if not created:
+        raise Refused("Diesen Termin gibt es schon.")
+    return option
+
+
 def update_night(actor: Member, night: GameNight, *, games=(), **fields):
     _require_manager(actor)
     for key, value in fields.items():

@@ -30,6 +30,7 @@ urlpatterns = [
     path(NIGHT + "bearbeiten/", views.night_edit, name="night_edit"),
     path(NIGHT + "antwort/<int:option>/", views.answer, name="answer"),
     path(NIGHT + "festlegen/", views.fix, name="fix"),
+    path(NIGHT + "termin-vorschlagen/", views.add_option, name="add_option"),
     path(NIGHT + "zusage/", views.rsvp, name="rsvp"),
     path(NIGHT + "loeschen/", views.night_delete, name="night_delete"),
     path(NIGHT + "termin.ics", views.night_ics, name="night_ics"),

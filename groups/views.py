@@ -25,6 +25,7 @@ from groups.forms import (
     NewGroupForm,
     NewNightForm,
     NightForm,
+    OptionForm,
 )
 from groups.models import Answer, DateOption, GameNight, Member, PlayGroup
 from groups.services import Refused
@@ -353,6 +354,14 @@ def _night_context(request, group, member, night) -> dict:
         )
     else:
         context["poll"] = _poll(night, member)
+        answered = set(
+            Answer.objects.filter(option__night=night).values_list("member_id", flat=True)
+        )
+        context["not_answered"] = sorted(
+            (m.name for m in group.members.all() if m.pk not in answered), key=str.casefold
+        )
+        if member.can_manage:
+            context["option_form"] = OptionForm()
     return context
 
 
@@ -397,6 +406,17 @@ def fix(request, group, member, night):
             raise Refused("Bitte wähle einen der vorgeschlagenen Termine.")
     services.fix_date(member, night, option)
     return redirect(night.get_absolute_url())
+
+
+@require_POST
+@members_only
+def add_option(request, group, member, night):
+    night = _night(group, night)
+    form = OptionForm(request.POST)
+    if not form.is_valid():
+        raise Refused(form.errors["termin"][0])
+    option = services.add_option(member, night, form.cleaned_data["termin"])
+    return redirect(f"{night.get_absolute_url()}#termin-{option.pk}")
 
 
 @require_POST

@@ -349,3 +349,33 @@ def test_upcoming_nights_for_my_area(group, django_user_model):
     assert membership == lea
     assert [n.title for n in membership.next_nights] == ["Fest", "Umfrage"]
     assert groups_of_user(type("Anon", (), {"is_authenticated": False})()) == []
+
+
+def test_organiser_adds_an_option_while_the_poll_is_open(group):
+    group, founder = group
+    night = plan_night(group, founder, days=(3,))
+    url = reverse("groups:add_option", args=[group.slug, night.pk])
+    new = in_days(6).strftime("%Y-%m-%dT%H:%M")
+    ben = Person(add_member(group, "Ben"))
+    assert ben.client.post(url, {"termin": new}).status_code == 403
+    mia = Person(founder)
+    response = mia.client.post(url, {"termin": new})
+    assert response.status_code == 302
+    assert night.options.count() == 2
+    assert mia.client.post(url, {"termin": new}).status_code == 403  # the same time twice
+    assert mia.client.post(url, {"termin": "gestern"}).status_code == 403
+    services.fix_date(founder, night, night.options.first())
+    later = in_days(9).strftime("%Y-%m-%dT%H:%M")
+    response = mia.client.post(url, {"termin": later})
+    assert response.status_code == 403 and "steht schon fest" in response.content.decode()
+    assert night.options.count() == 2
+
+
+def test_poll_names_who_has_not_answered(group):
+    group, founder = group
+    night = plan_night(group, founder)
+    ben = add_member(group, "Ben")
+    add_member(group, "Cem")
+    services.answer(ben, night.options.first(), "ja")
+    html = Person(founder).client.get(night.get_absolute_url()).content.decode()
+    assert "Noch nicht abgestimmt: Cem, Mia" in html
