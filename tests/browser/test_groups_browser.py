@@ -187,3 +187,70 @@ def test_group_from_founding_to_a_fixed_night_in_two_browsers(browser, live_serv
     founder_context.close()
     guest_context.close()
     assert errors == []
+
+
+def check(viewport, page):
+    if viewport is PHONE:
+        fits_phone(page)
+    else:
+        assert_accessible(page)
+
+
+def test_other_group_pages_on_a_phone_and_desktop(browser, live_server, content, django_user_model):
+    """The pages the main flow does not visit: a public group seen by a stranger, the edit
+    forms, a refusal, a night's edit form and „Meine Spielegruppen“ – axe clean, no overflow."""
+    from games.models import Game
+    from groups import services
+
+    games = list(Game.objects.published())
+    group, founder = services.create_group(
+        user=None,
+        founder_name="Mia",
+        games=games,
+        name="Kartenclub im Café Würfelglück mit einem langen Namen",
+        description="Alle zwei Wochen, Neue willkommen. " * 6,
+        region="Hamburg-Altona",
+        is_public=True,
+    )
+    user = django_user_model.objects.create_user("lea@example.org", password="Kartenhaus-2026!")
+    lea = Member.objects.create(group=group, name="Lea", user=user)
+    start = (datetime.now(BERLIN) + timedelta(days=4)).replace(hour=19, minute=0, second=0)
+    night = services.create_night(founder, group, starts=[start], games=games, title="Abend")
+
+    for viewport, suffix in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        stranger = browser.new_context(viewport=viewport, base_url=live_server.url).new_page()
+        stranger.goto(group.get_absolute_url())
+        expect(stranger.locator(".notice")).to_contain_text("Einladungslink")
+        check(viewport, stranger)
+        screenshot(stranger, f"groups-public-stranger-{suffix}")
+        stranger.context.close()
+
+        mia = browser.new_context(viewport=viewport, base_url=live_server.url).new_page()
+        mia.goto(founder.get_personal_url())
+        for path, name in (
+            (f"/spielegruppen/{group.slug}/bearbeiten/", "edit"),
+            (f"{night.get_absolute_url()}bearbeiten/", "night-edit"),
+        ):
+            mia.goto(path)
+            expect(mia.get_by_role("heading", level=1)).to_contain_text("bearbeiten")
+            check(viewport, mia)
+            screenshot(mia, f"groups-{name}-{suffix}")
+        mia.context.close()
+
+        reader = browser.new_context(viewport=viewport, base_url=live_server.url).new_page()
+        reader.goto("/konto/anmelden/")
+        reader.locator("input[name=username]").fill("lea@example.org")
+        reader.locator("input[name=password]").fill("Kartenhaus-2026!")
+        reader.locator("input[name=password]").press("Enter")
+        reader.wait_for_url(re.compile("/mein-bereich/"))
+        section = reader.locator(".my-area__section--spielegruppen")
+        expect(section).to_contain_text(group.name)
+        expect(section).to_contain_text("Abend")
+        check(viewport, reader)
+        # A plain member is refused the organisers' pages, in German.
+        reader.goto(f"/spielegruppen/{group.slug}/bearbeiten/")
+        expect(reader.get_by_role("heading", level=1)).to_have_text("Das geht leider nicht")
+        check(viewport, reader)
+        screenshot(reader, f"groups-refused-{suffix}")
+        reader.context.close()
+    assert lea.user == user
