@@ -109,3 +109,34 @@ def test_section_without_stored_figures_says_so_in_german(client, content):
     section = section_of(response.content.decode())
     assert "noch nicht gelaufen" in section and "simulate_katz_und_maus" in section
     assert "<svg" not in section
+
+
+def _row(players, stock_empty, starter_wins=0.5):
+    return {
+        "players": players, "stock_size": 10, "games": 10, "turns_mean": 40.0,
+        "turns_median": 40.0, "turns_p90": 60, "rounds_mean": 20.0, "moves_mean": 100.0,
+        "stock_empty": stock_empty, "exhausted": 1 - stock_empty, "draws": 0.0,
+        "draws_exhausted": 0.0, "stuck": 0.0, "limit": 0.0, "starter_wins": starter_wins,
+        "starter_fair": 0.5, "turns_histogram": [],
+    }  # fmt: skip
+
+
+def test_the_explanation_follows_the_numbers_it_is_given(db):
+    """„nur“ and „am seltensten“ only where the figures show it; few games are called rough."""
+    from django.utils import timezone
+
+    def stats(standard, other, games):
+        run = lambda share: {"rows": [_row(2, share)]}  # noqa: E731
+        figures = {"runs": {key: run(other) for key, _, _ in statistics.RULE_SETS}}
+        figures["runs"]["standard"] = run(standard)
+        return EngineStatistics(
+            engine="katz_und_maus", deals=games, seed=0, figures=figures,
+            computed_at=timezone.now(),
+        )  # fmt: skip
+
+    fewer = statistics.present(stats(0.9, 0.5, 300))
+    assert fewer["most"]["larger_fewer"] and fewer["most"]["no_recycle_fewer"]
+    assert not fewer["worst"]["always"] and not fewer["rough"]
+    assert fewer["most"]["standard"] == percent(0.9, 0)
+    noisy = statistics.present(stats(1.0, 1.0, 10))
+    assert not noisy["most"]["larger_fewer"] and noisy["worst"]["always"] and noisy["rough"]

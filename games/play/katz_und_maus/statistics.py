@@ -82,9 +82,8 @@ def _players(count: int) -> str:
 AT = {2: "zu zweit", 3: "zu dritt", 4: "zu viert", 5: "zu fünft", 6: "zu sechst"}
 
 
-def _hundred(share: float) -> str:
-    """„86 von 100“: a share as games out of a hundred."""
-    return f"{round(share * 100)} von 100"
+def _share(share: float) -> str:
+    return percent(share, 0)
 
 
 # --- How games end: one stacked bar per player count --------------------------------------
@@ -258,22 +257,28 @@ def present(stats: EngineStatistics) -> dict:
         # Sentences of the explanation, from the same numbers.
         "worst": {
             "at": AT[worst["players"]],
-            "stock": _hundred(worst["stock_empty"]),
-            "exhausted": _hundred(worst["exhausted"]),
+            "stock": _share(worst["stock_empty"]),
+            "exhausted": _share(worst["exhausted"]),
+            "always": worst["stock_empty"] == 1,  # every simulated game ended so
         },
         "most": {
             "at": AT[most],
-            "standard": _hundred(standard[most]["stock_empty"]),
+            "standard": _share(standard[most]["stock_empty"]),
             "standard_size": standard[most]["stock_size"],
-            "larger": _hundred(larger[most]["stock_empty"]),
+            "larger": _share(larger[most]["stock_empty"]),
             "larger_size": larger[most]["stock_size"],
-            "removed": _hundred(removed[most]["stock_empty"]),
-            "no_recycle": _hundred(no_recycle[most]["stock_empty"]),
+            "removed": _share(removed[most]["stock_empty"]),
+            "no_recycle": _share(no_recycle[most]["stock_empty"]),
+            # „nur“ only where the simulation really shows fewer emptied stocks
+            "larger_fewer": larger[most]["stock_empty"] < standard[most]["stock_empty"],
+            "no_recycle_fewer": (no_recycle[most]["stock_empty"] < standard[most]["stock_empty"]),
         },
         "removed_range": (
-            f"{_hundred(min(r['stock_empty'] for r in removed.values()))} und "
-            f"{_hundred(max(r['stock_empty'] for r in removed.values()))}"
+            f"{round(min(r['stock_empty'] for r in removed.values()) * 100)} bis "
+            f"{_share(max(r['stock_empty'] for r in removed.values()))}"
         ),
+        # Few games per row: the shares move by several points from run to run.
+        "rough": stats.deals < 100,
         "draws_max": percent(max(r["draws"] for r in rows), 0),
         "length": {
             "two": number(standard[min(standard)]["turns_median"]),
