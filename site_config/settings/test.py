@@ -9,6 +9,8 @@ MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend
 # Django's test client logs in without a request, which the axes backend refuses;
 # tests that check the throttling switch it on with the `settings` fixture.
 AXES_ENABLED = False
+# App servers started by tests (gunicorn) serve static files straight from the sources.
+WHITENOISE_USE_FINDERS = True
 # No access log lines in test output unless asked for (tests switch it on themselves).
 ACCESS_LOG = os.environ.get("ACCESS_LOG") == "json"
 
