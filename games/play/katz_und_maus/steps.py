@@ -83,11 +83,13 @@ def _player(state: dict, seat: int, name: str, *, hand=True, discards=True, poin
     }
 
 
-def _table(state: dict, players: list[dict], *, build=True, changed=()) -> dict:
+def _table(state: dict, players: list[dict], *, build=True, changed=(), draw=True) -> dict:
+    """``draw=False``: the draw pile's size is beside the example's point (a position
+    built for one card puts the other cards there)."""
     return {
         "build": _build(state, changed) if build else None,
         "players": players,
-        "draw": len(state["draw_pile"]),
+        "draw": len(state["draw_pile"]) if draw else None,
     }
 
 
@@ -139,7 +141,7 @@ def _build_steps(check: dict) -> list[dict]:
     pile = state["build"][index]
 
     def table(now, changed=()):
-        return _table(now, [_player(now, 0, me, discards=False)], changed=changed)
+        return _table(now, [_player(now, 0, me, discards=False)], changed=changed, draw=False)
 
     if pile:
         ranks = ", ".join(_rank_name(c) for c in pile)
@@ -259,12 +261,12 @@ def _score_steps(check: dict) -> list[dict]:
             f"{winner} hat nur noch eine Karte im Spielerstapel: "
             f"{card_acc(before['stocks'][0][-1])}.",
             start_lines,
-            _table(before, _others(before, names, points=before["scores"])),
+            _table(before, _others(before, names, points=before["scores"]), draw=False),
         ),
         _step(
             _words(played, names),
             [_words(e, names) for e in events if e["type"] == "stock_empty"],
-            _table(after, _others(after, names), changed={played["pile"]}),
+            _table(after, _others(after, names), changed={played["pile"]}, draw=False),
         ),
         _step(
             _words(end, names),
