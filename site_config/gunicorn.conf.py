@@ -10,10 +10,15 @@ serve the same rooms side by side. ``GUNICORN_WORKER_CLASS=sync`` with
 
 import multiprocessing
 import os
+import sys
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2 + 1))
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "uvicorn_worker.UvicornWorker")
+# Uvicorn's workers for the ASGI application; a command naming the WSGI one gets sync workers.
+_wsgi = any(arg.startswith("site_config.wsgi") for arg in sys.argv[1:])
+worker_class = os.environ.get(
+    "GUNICORN_WORKER_CLASS", "sync" if _wsgi else "uvicorn_worker.UvicornWorker"
+)
 timeout = 30
 # A worker told to stop ends its streams at once (rooms.live); browsers reconnect to
 # another worker and resume by event id.
