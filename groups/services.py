@@ -31,6 +31,18 @@ MAX_MEMBERS = 60
 MAX_OPTIONS = 10
 
 
+def _upsert(model, keys: dict, **values):
+    """update_or_create that survives a double click: two inserts at once meet the unique
+    constraint, and the loser updates the winner's row."""
+    try:
+        with transaction.atomic():
+            row, _ = model.objects.update_or_create(**keys, defaults=values)
+    except IntegrityError:
+        model.objects.filter(**keys).update(**values)
+        row = model.objects.get(**keys)
+    return row
+
+
 class Refused(Exception):
     """An action the rules do not allow; str(error) is the German reason."""
 
@@ -64,8 +76,18 @@ def _unique_slug(name: str) -> str:
     return slug
 
 
-@transaction.atomic
 def create_group(*, user, founder_name: str, games=(), **fields) -> tuple[PlayGroup, Member]:
+    for attempt in range(3):
+        try:
+            return _create_group(user, founder_name, games, fields)
+        except IntegrityError:  # someone took the same slug a moment ago
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+@transaction.atomic
+def _create_group(user, founder_name, games, fields):
     group = PlayGroup.objects.create(slug=_unique_slug(fields["name"]), **fields)
     group.games.set(games)
     founder = Member.objects.create(
@@ -207,10 +229,9 @@ def answer(member: Member, option: DateOption, value: str) -> Answer:
         raise Refused("Bitte antworte mit ja, vielleicht oder nein.")
     if option.night.fixed_option_id:
         raise Refused("Der Termin steht schon fest – sag stattdessen zu oder ab.")
-    result, _ = Answer.objects.update_or_create(
-        option=option, member=member, defaults={"value": value, "answered_at": clock.now()}
+    return _upsert(
+        Answer, {"option": option, "member": member}, value=value, answered_at=clock.now()
     )
-    return result
 
 
 @transaction.atomic
@@ -242,7 +263,6 @@ def rsvp(member: Member, night: GameNight, attending: bool) -> Rsvp:
         raise Refused("Dieser Abend gehört nicht zu deiner Gruppe.")
     if not night.fixed_option_id:
         raise Refused("Für diesen Abend steht noch kein Termin fest.")
-    result, _ = Rsvp.objects.update_or_create(
-        night=night, member=member, defaults={"attending": attending, "answered_at": clock.now()}
+    return _upsert(
+        Rsvp, {"night": night, "member": member}, attending=attending, answered_at=clock.now()
     )
-    return result

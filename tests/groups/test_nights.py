@@ -379,3 +379,19 @@ def test_poll_names_who_has_not_answered(group):
     services.answer(ben, night.options.first(), "ja")
     html = Person(founder).client.get(night.get_absolute_url()).content.decode()
     assert "Noch nicht abgestimmt: Cem, Mia" in html
+
+
+def test_a_double_click_keeps_one_answer(group, monkeypatch):
+    from django.db import IntegrityError
+
+    group, founder = group
+    night = plan_night(group, founder)
+    option = night.options.first()
+    services.answer(founder, option, "ja")
+
+    def lost_race(**kwargs):  # the other request inserted first
+        raise IntegrityError("one_answer_per_option")
+
+    monkeypatch.setattr(Answer.objects, "update_or_create", lost_race)
+    assert services.answer(founder, option, "nein").value == "nein"
+    assert Answer.objects.filter(option=option).count() == 1
