@@ -17,6 +17,7 @@ from games.engines import kaetzchen as engine
 from games.models import DemoGame
 from rules.models import WorkedExample
 from rules.publishing import publish
+from site_config.page_cache import bump_generation
 from tests.factories import make_article, make_game
 
 pytestmark = pytest.mark.django_db
@@ -47,6 +48,14 @@ def seeds(monkeypatch):
 def game_page(content):
     """The shipped game (its demo answers only for a published game)."""
     return PAGE
+
+
+# The game page is cached for everybody and loads the visitor's demo as this fragment.
+DEMO_FRAGMENT = DEMO_PAGE + "?zurueck=%2Fspiele%2Fkaetzchen-angeln%2F"
+
+
+def get_demo(client):
+    return client.get(DEMO_FRAGMENT, **HTMX)
 
 
 def row():
@@ -201,7 +210,7 @@ def test_page_reload_shows_the_stored_game(client, game_page, seeds):
     post(client, "flip", 0)
     post(client, "cat", 1)
     state = row().state
-    html = client.get(game_page).content.decode()
+    html = get_demo(client).content.decode()
     assert board_version(html) == 2
     assert 'data-moves="2"' in html
     for code in state["table"]:
@@ -215,7 +224,7 @@ def test_page_reload_shows_the_stored_game(client, game_page, seeds):
 
 
 def test_a_new_visitor_gets_a_fresh_game_and_no_row(client, game_page):
-    html = demo_region(client.get(game_page).content.decode())
+    html = demo_region(get_demo(client).content.decode())
     assert DemoGame.objects.count() == 0
     assert 'data-phase="deal"' in html and 'data-you="26"' in html and 'data-cat="26"' in html
     assert "Tippe auf deinen Stapel" in html
@@ -231,12 +240,12 @@ def test_starter_alternates_from_game_to_game(client, game_page, seeds):
     assert row().state["starter"] == 0
     post(client, "new", 1)
     assert row().state["starter"] == 1 and row().profile["games"] == 2
-    html = demo_region(client.get(game_page).content.decode())
+    html = demo_region(get_demo(client).content.decode())
     assert "In diesem Spiel deckt der Gegner zuerst auf" in html
     assert "Tippe auf deinen Stapel" not in html
     post(client, "new", 2)
     assert row().state["starter"] == 0 and row().profile["games"] == 3
-    html = demo_region(client.get(game_page).content.decode())
+    html = demo_region(get_demo(client).content.decode())
     assert "In diesem Spiel deckt der Gegner zuerst auf" not in html
 
 
@@ -257,21 +266,21 @@ def test_auto_is_remembered_without_touching_the_game(client, game_page, seeds):
     response = client.post(URLS["auto"], {"an": "1", "zurueck": PAGE}, **HTMX)
     assert response.status_code == 204
     assert row().profile["auto"] is True and row().version == 1
-    assert 'data-auto="1"' in client.get(game_page).content.decode()
+    assert 'data-auto="1"' in get_demo(client).content.decode()
     client.post(URLS["auto"], {"an": "0", "zurueck": PAGE}, **HTMX)
     assert row().profile["auto"] is False
 
 
 def test_autos_speed_is_remembered_without_touching_the_game(client, game_page, seeds):
     post(client, "flip", 0)
-    html = client.get(game_page).content.decode()
+    html = get_demo(client).content.decode()
     assert 'data-speed="normal"' in html
     assert 'role="group" aria-label="Tempo von Auto"' in html
     assert 'value="normal" class="kz-btn kz-speed__choice" aria-pressed="true"' in html
     response = client.post(URLS["speed"], {"tempo": "sehr-schnell", "zurueck": PAGE}, **HTMX)
     assert response.status_code == 204
     assert row().profile["speed"] == "sehr-schnell" and row().version == 1
-    html = client.get(game_page).content.decode()
+    html = get_demo(client).content.decode()
     assert 'data-speed="sehr-schnell"' in html
     assert 'value="sehr-schnell" class="kz-btn kz-speed__choice" aria-pressed="true"' in html
     # An unknown speed is refused; the stored one stays.
@@ -361,14 +370,16 @@ def test_finished_game_refuses_flips_and_offers_a_new_round(client, seeds):
 
 
 def test_without_javascript_forms_redirect_back_to_the_page(client, game_page, seeds):
-    response = post(client, "flip", 0, htmx=False)
+    # Without JavaScript the demo is the full-screen page (the game page links to it).
+    response = post(client, "flip", 0, htmx=False, zurueck=DEMO_PAGE)
     assert response.status_code == 302
-    assert response["Location"] == PAGE + "#kz-demo"
-    response = post(client, "flip", 1, htmx=False)  # Kätzchen's turn
-    assert response["Location"] == PAGE + "#kz-demo"
-    html = client.get(PAGE).content.decode()  # the refusal travels as a message
+    assert response["Location"] == DEMO_PAGE + "#kz-demo"
+    response = post(client, "flip", 1, htmx=False, zurueck=DEMO_PAGE)  # Kätzchen's turn
+    assert response["Location"] == DEMO_PAGE + "#kz-demo"
+    html = client.get(DEMO_PAGE).content.decode()  # the refusal travels as a message
     assert "Warte auf den Gegner" in html
-    assert 'data-note="1"' in html and 'data-note="1"' not in client.get(PAGE).content.decode()
+    again = client.get(DEMO_PAGE).content.decode()
+    assert 'data-note="1"' in html and 'data-note="1"' not in again
     # The visible button for Kätzchen's turn (hidden when JavaScript runs).
     assert "Kätzchen aufdecken lassen" in html
     response = post(client, "cat", 1, htmx=False)
@@ -407,13 +418,15 @@ def test_actions_need_post(client):
 
 
 def test_game_container_has_sync_and_history_off(client, game_page):
-    html = client.get(game_page).content.decode()
+    page = client.get(game_page).content.decode()
+    html = get_demo(client).content.decode()
     assert re.search(r'id="kz-game"[^>]*hx-sync="this:drop"', html, re.S)
     assert 'id="kz-demo" hx-history="false"' in html
     assert 'role="status" aria-live="polite"' in html
-    assert "kaetzchen.css" in html and "kaetzchen.js" in html
-    assert "<script>" not in html  # no inline script (CSP)
-    assert ' style="' not in html  # no inline styles (CSP)
+    assert "kaetzchen.css" in page and "kaetzchen.js" in html
+    for part in (page, html):
+        assert "<script>" not in part  # no inline script (CSP)
+        assert ' style="' not in part  # no inline styles (CSP)
     demo = demo_region(html)
     assert "Rückgängig" not in demo and "Tipp:" not in demo and "Hinweis:" not in demo
 
@@ -423,7 +436,7 @@ def test_low_pile_is_highlighted(client, game_page, seeds):
     you = ["2C", "3C"]
     cat = rest_of_deck(you)
     set_state(state_with(you, cat, turn=0))
-    html = client.get(game_page).content.decode()
+    html = get_demo(client).content.decode()
     assert re.search(r'class="kz-seat kz-seat--you[^"]*is-low', html)
     assert not re.search(r'class="kz-seat kz-seat--cat[^"]*is-low', html)
 
@@ -465,7 +478,7 @@ def pile_sequences(state) -> list[str]:
 
 def test_no_response_of_a_whole_game_reveals_pile_order(client, game_page, seeds):
     """Script a game through the views; every response shows only public cards."""
-    responses = [demo_region(client.get(game_page).content.decode())]
+    responses = [demo_region(get_demo(client).content.decode())]
     flipped: set[str] = set()  # every card that has been face up so far
     version = 0
     for _step in range(160):
@@ -483,7 +496,7 @@ def test_no_response_of_a_whole_game_reveals_pile_order(client, game_page, seeds
             if not set(sequence.replace(",", " ").split()) <= flipped:
                 assert sequence not in html
         if version % 10 == 0:  # a reload now and then
-            page = demo_region(client.get(game_page).content.decode())
+            page = demo_region(get_demo(client).content.decode())
             assert shown_cards(page) <= flipped
             responses.append(page)
     assert version > 20
@@ -503,7 +516,7 @@ def test_no_response_of_a_whole_game_reveals_pile_order(client, game_page, seeds
 
 def test_page_of_a_fresh_game_shows_no_card_at_all(client, game_page, seeds):
     post(client, "new", 0)
-    html = demo_region(client.get(game_page).content.decode())
+    html = demo_region(get_demo(client).content.decode())
     assert shown_cards(html) == set()
 
 
@@ -556,15 +569,18 @@ def test_game_page_queries_statistics_and_demo_row_once_each(client, seeds):
     html = client.get(url).content.decode()
     assert "kz-hist" in html and "kz-steps" in html
     client.cookies.clear()
-    assert _queries(client, url) == base + 1  # a new visitor: no demo row to look up
+    bump_generation()  # count a render, not a page-cache hit
+    assert _queries(client, url) == base + 1  # the statistics; the demo is a fragment
 
     post(client, "flip", 0)  # now the visitor has a row (and a cookie)
-    assert _queries(client, url) == base + 2
+    bump_generation()
+    assert _queries(client, url) == base + 1  # the cached page never looks at the row
     for number in range(2, 8):
         _checked_example(article, number)
     publish(article)
     assert client.get(url).content.decode().count('<figure class="ex-steps"') == 7
-    assert _queries(client, url) == base + 2
+    bump_generation()
+    assert _queries(client, url) == base + 1
 
 
 def test_demo_service_is_engine_agnostic(db):
@@ -612,11 +628,14 @@ def test_demo_service_reports_refusals_and_keeps_the_row(db):
 def test_demo_pages_set_the_visitor_cookie_before_the_first_action(client, content):
     from games.visitors import COOKIE_NAME
 
-    for url in ("/spiele/kaetzchen-angeln/", "/spiele/kaetzchen-angeln/demo/"):
+    for url, headers in ((DEMO_FRAGMENT, HTMX), (DEMO_PAGE, {})):
         client.cookies.clear()
-        response = client.get(url)
+        response = client.get(url, **headers)
         assert COOKIE_NAME in response.cookies, url
         assert response.cookies[COOKIE_NAME]["httponly"]
+    # The game page is the same for everybody: the fragment it loads sets the cookie.
+    client.cookies.clear()
+    assert not client.get("/spiele/kaetzchen-angeln/").cookies
     # A page without a demo (the catalogue) sets no cookie.
     client.cookies.clear()
     assert COOKIE_NAME not in client.get("/spiele/").cookies

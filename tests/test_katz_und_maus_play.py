@@ -184,12 +184,14 @@ def test_describe_words_events_per_viewer():
 
 
 def test_game_page_shows_the_demo_setup(client, game):
-    for url in ("/spiele/katz-und-maus/", DEMO):
-        html = client.get(url).content.decode()
+    page = client.get("/spiele/katz-und-maus/").content.decode()
+    assert "play/katz_und_maus/table.css" in page
+    # The cached game page loads the visitor's demo as a fragment.
+    fragment = client.get(DEMO + "?zurueck=/spiele/katz-und-maus/", headers={"HX-Request": "true"})
+    for html in (fragment.content.decode(), client.get(DEMO).content.decode()):
         assert 'id="katz_und_maus-demo"' in html and "Spiel starten" in html
         for label in ("Jeder für sich", "Teams", "Bis 500 Punkte", "30 Karten", "Aus dem Spiel"):
             assert label in html
-        assert "play/katz_und_maus/table.css" in html
         assert "/spiele/katz-und-maus/raum/neu/" in html
     assert not DemoGame.objects.exists()
 

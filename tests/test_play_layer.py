@@ -87,8 +87,14 @@ def nimm_drei(db):
 
 
 def test_the_test_game_plays_to_the_end_in_the_in_page_demo(client, nimm_drei, clock):  # noqa: F811
-    for url in ("/spiele/nimm-drei/", "/spiele/nimm-drei/demo/"):
-        html = client.get(url).content.decode()
+    page = client.get("/spiele/nimm-drei/").content.decode()
+    # The cached game page loads the visitor's demo as a fragment (a link without JavaScript).
+    assert 'hx-get="/spiele/nimm-drei/demo/?zurueck=%2Fspiele%2Fnimm-drei%2F"' in page
+    for url, headers in (
+        ("/spiele/nimm-drei/demo/?zurueck=/spiele/nimm-drei/", HX),
+        ("/spiele/nimm-drei/demo/", {}),
+    ):
+        html = client.get(url, headers=headers).content.decode()
         assert 'id="takeaway-demo"' in html and "Spiel starten" in html
     html = client.post(
         "/spiele/nimm-drei/demo/start/", {"version": 0, "bots": 1}, headers=HX

@@ -113,8 +113,22 @@
     var verb = (event.detail.verb || "get").toLowerCase();
     if (verb === "get") return;
     var token = cookie("csrftoken"); // Django's CSRF_COOKIE_NAME
-    if (token) event.detail.headers["X-CSRFToken"] = token;
+    if (!token) return;
+    event.detail.headers["X-CSRFToken"] = token;
+    // Two fragments loaded at once by a first-time visitor each got a new cookie: only the
+    // last one set counts, so a form's own token may belong to the other. The cookie wins.
+    var params = event.detail.parameters;
+    if (params && params.csrfmiddlewaretoken !== undefined) params.csrfmiddlewaretoken = token;
   });
+
+  // The same for a form sent without htmx (e.g. after a confirmation dialog).
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.method || form.method.toLowerCase() !== "post") return;
+    var field = form.querySelector("input[name=csrfmiddlewaretoken]");
+    var token = cookie("csrftoken");
+    if (field && token) field.value = token;
+  }, true);
 
   document.addEventListener("htmx:historyRestore", restoreFromUrl);
   window.addEventListener("pageshow", function (event) {
