@@ -15,12 +15,14 @@ import http.client
 import importlib.util
 import json
 import os
+import queue
 import re
 import secrets
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -332,6 +334,80 @@ class Visitor:
 
     def post(self, path: str, data: dict | None = None, htmx=True) -> Reply:
         return self.request("POST", path, data, htmx=htmx)
+
+
+class EventStream:
+    """A Server-Sent Events connection read by a background thread, as a browser's EventSource.
+
+    Events arrive as dicts (``event``, ``id``, ``data``) in a queue; comments
+    (heartbeats) are skipped. ``ended`` is set when the server closed the stream or
+    the connection broke (a killed worker).
+    """
+
+    def __init__(self, visitor: Visitor, path: str, last_event_id: str | None = None):
+        request = urllib.request.Request(visitor.server.url + path)
+        visitor.jar.add_cookie_header(request)
+        headers = {"Accept": "text/event-stream", **request.unredirected_hdrs}
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
+        self.connection = http.client.HTTPConnection(
+            "127.0.0.1", visitor.server.port, timeout=REQUEST_SECONDS
+        )
+        self.connection.request("GET", path, headers=headers)
+        self.response = self.connection.getresponse()
+        self.status = self.response.status
+        self.events: queue.Queue = queue.Queue()
+        self.ended = threading.Event()
+        self.last_id: str | None = last_event_id
+        if self.status == 200:
+            threading.Thread(target=self._read, daemon=True).start()
+        else:
+            self.ended.set()
+
+    def _read(self) -> None:
+        event: dict = {}
+        try:
+            while True:
+                raw = self.response.readline()
+                if not raw:
+                    break
+                line = raw.decode().rstrip("\r\n")
+                if not line:
+                    if "data" in event or "event" in event:
+                        self.events.put(event)
+                    event = {}
+                elif line.startswith(":"):
+                    continue  # a heartbeat
+                else:
+                    field, _, value = line.partition(":")
+                    event[field] = value.removeprefix(" ")
+                    if field == "id":
+                        self.last_id = event["id"]
+        except (OSError, http.client.HTTPException, ValueError, AttributeError):
+            pass  # the worker died under the connection, or we hung up
+        finally:
+            self.ended.set()
+
+    def next(self, timeout: float = REQUEST_SECONDS) -> dict:
+        """The next event; waits (a hang guard, not a speed check)."""
+        try:
+            return self.events.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no event within {timeout} s") from None
+
+    def wait_for_version(self, version: int) -> dict:
+        """Events up to the ``changed`` notice of ``version`` (or newer)."""
+        while True:
+            event = self.next()
+            if event.get("event") == "changed" and int(event["data"]) >= version:
+                return event
+
+    def close(self) -> None:
+        """Hang up as a closed tab does; the reader thread sees the end and stops."""
+        with contextlib.suppress(OSError, AttributeError):
+            self.connection.sock.shutdown(socket.SHUT_RDWR)
+        self.ended.wait(REQUEST_SECONDS)
+        self.connection.close()
 
 
 def attribute(html: str, element_id: str, name: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.servers.conftest import AppServer, Visitor, attribute
+from tests.servers.conftest import AppServer, EventStream, Visitor, attribute
 
 SLUG = "alpaka"
 BUTTON = re.compile(r"<button\b[^>]*>", re.S)
@@ -21,6 +21,14 @@ class RoomPlayer(Visitor):
 
     def url(self, suffix: str = "") -> str:
         return f"/spiele/{SLUG}/raum/{self.code}/{suffix}"
+
+    def listen(self, last_event_id: str | None = None) -> EventStream:
+        """The room's push stream on this player's server; waits for its ``ready`` event."""
+        stream = EventStream(self, self.url("live/"), last_event_id)
+        assert stream.status == 200, stream.status
+        ready = stream.next()
+        assert ready["event"] == "ready", ready
+        return stream
 
     def create(self) -> str:
         self.get(f"/spiele/{SLUG}/raum/neu/")  # the form sets the CSRF cookie
@@ -113,10 +121,12 @@ class RoomPlayer(Visitor):
         return actions[0]
 
 
-def take_turns(players: list[RoomPlayer], until, max_moves: int = 400) -> int:
+def take_turns(players: list[RoomPlayer], until, max_moves: int = 400, streams=None) -> int:
     """Each player reads the table from their own server; whoever's turn it is acts there.
 
-    Stops when ``until()`` holds; returns the number of moves made.
+    With ``streams`` (player → EventStream on that player's server) every other
+    player first waits for the push notice of each move, then fetches the table,
+    as the page does. Stops when ``until()`` holds; returns the number of moves.
     """
     for moves in range(max_moves):
         for player in players:
@@ -126,6 +136,10 @@ def take_turns(players: list[RoomPlayer], until, max_moves: int = 400) -> int:
         acting = [player for player in players if player.my_turn]
         assert len(acting) == 1, [(p.name, p.version, p.phase) for p in players]
         acting[0].act(acting[0].choose())
+        for player, stream in (streams or {}).items():
+            if player is not acting[0]:
+                notice = stream.wait_for_version(acting[0].version)
+                assert int(notice["id"]) == acting[0].version
     raise AssertionError(f"no end after {max_moves} moves")
 
 

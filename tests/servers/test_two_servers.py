@@ -19,19 +19,28 @@ def test_an_alpaka_round_across_two_app_servers(servers):
     code = anna.create()
     ben.join(code)  # on B, into the room A created
     assert "Ben" in anna.poll()  # A sees who joined on B
-    anna.start()
+
+    # Each browser's push stream stays on its own server.
+    streams = {anna: anna.listen(), ben: ben.listen()}
+    anna.start()  # on A …
+    notice = streams[ben].wait_for_version(anna.version)  # … announced to Ben by B
+    assert (notice["event"], notice["id"]) == ("changed", str(anna.version))
     assert ben.poll() and ben.phase == "play" and ben.round == 1
 
-    moves = take_turns([anna, ben], until=lambda: anna.phase == ben.phase == "scoring")
-    assert moves >= 2  # both played: each server applied the other's moves
+    moves = take_turns(
+        [anna, ben], until=lambda: anna.phase == ben.phase == "scoring", streams=streams
+    )
+    assert moves >= 2  # both played: each server applied and announced the other's moves
     for player in (anna, ben):
         assert "Wertung – Runde 1" in player.body
 
     # Both confirm the scoring on their own server; the second one deals round 2.
     anna.act("continue")
+    streams[ben].wait_for_version(anna.version)
     ben.poll()
-    assert "Es fehlt noch: Ben" not in anna.body or ben.actions() == ["continue"]
+    assert ben.actions() == ["continue"]
     ben.act("continue")
+    streams[anna].wait_for_version(ben.version)
     anna.poll()
     assert anna.phase == ben.phase == "play"
     assert anna.round == ben.round == 2
@@ -49,3 +58,5 @@ def test_an_alpaka_round_across_two_app_servers(servers):
     assert room_posts(server_a) >= {"starten", "aktion"}
     assert room_posts(server_b) >= {"beitreten", "aktion"}
     assert not any(code in line["path"] for s in (server_a, server_b) for line in s.access_log())
+    for stream in streams.values():
+        stream.close()

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.servers.conftest import Visitor, attribute
+from tests.servers.conftest import REQUEST_SECONDS, EventStream, Visitor, attribute
 from tests.servers.rooms import RoomPlayer, fingerprint, take_turns
 
 pytestmark = pytest.mark.servers
@@ -80,19 +80,42 @@ def test_room_game_continues_after_a_killed_worker_and_a_killed_server(servers):
     for player in (anna, ben):
         player.refresh()
     before = {player.name: fingerprint(player) for player in (anna, ben)}
+    streams = {anna: anna.listen(), ben: ben.listen()}
 
-    server_a.kill_worker()  # one worker of A
+    server_a.kill_worker()  # the worker holding Anna's stream
+    assert streams[anna].ended.wait(REQUEST_SECONDS)
     port = server_b.port
-    server_b.kill()  # all of B, master and workers at once …
-    server_b.start(port)  # … and B back on its address
+    server_b.kill()  # all of B, master and workers at once
+    assert streams[ben].ended.wait(REQUEST_SECONDS)
 
+    # While B is down, a load balancer sends Ben to A: the same table for both.
+    ben.server = server_a
     for player in (anna, ben):
         player.refresh()
     assert {player.name: fingerprint(player) for player in (anna, ben)} == before
 
+    # The next move is accepted at the version shown before the kills.
     acting = next(p for p in (anna, ben) if p.my_turn or "continue" in p.actions())
     version = acting.version
-    acting.act(acting.choose())  # accepted: the version moved on by one
+    acting.act(acting.choose())
     assert acting.version == version + 1
+
+    # B comes back on its address; Ben's browser reconnects with the last event id it saw
+    # and is told at once about the move it missed while B was down.
+    server_b.start(port)
+    ben.server = server_b
+    resumed = EventStream(ben, ben.url("live/"), last_event_id=streams[ben].last_id)
+    assert resumed.status == 200
+    assert resumed.wait_for_version(version + 1)["id"] == str(version + 1)
+    assert ben.poll() and ben.version == version + 1
+    anna_resumed = anna.listen(last_event_id=str(version + 1))  # A's new worker, nothing missed
+
+    # And play goes on across both servers, pushes included.
+    acting = next(p for p in (anna, ben) if p.my_turn or "continue" in p.actions())
     other = ben if acting is anna else anna
-    assert other.poll() and other.version == version + 1
+    acting.act(acting.choose())
+    other_stream = resumed if other is ben else anna_resumed
+    assert other_stream.wait_for_version(acting.version)["id"] == str(acting.version)
+    assert other.poll() and other.version == acting.version
+    for stream in (resumed, anna_resumed):
+        stream.close()
