@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from games.engines import katz_und_maus as km
 from games.models import EngineStatistics
 from games.play.katz_und_maus import statistics
-from games.play.statistics import percent
+from games.play.statistics import number, percent
 
 pytestmark = pytest.mark.django_db
 
@@ -82,14 +82,20 @@ def test_game_page_shows_charts_and_tables_from_the_stored_figures(client, conte
     simulate(games=GAMES, seed=2)
     runs = EngineStatistics.objects.get(engine="katz_und_maus").figures["runs"]
     section = section_of(client.get(PAGE).content.decode())
-    assert section.count("<svg") == 2 and section.count("<figure") == 2
-    assert 'role="img"' in section and section.count("<title id=") == 2
-    assert section.count("<desc") == 2
+    assert section.count("<svg") == 3 and section.count("<figure") == 3
+    assert 'role="img"' in section and section.count("<title id=") == 3
+    assert section.count("<desc") == 3
     assert section.count("<table") == 2 and "<caption" in section
     # One bar per player count, its emptied-stock share written beside it.
     standard = runs["standard"]["rows"]
-    bars = re.findall(r'<text class="km-chart__value[^"]*"[^>]*>([^<]+)</text>', section)
-    assert bars == [percent(row["stock_empty"], 0) for row in standard]
+    value = re.compile(r'<text class="km-chart__value[^"]*"[^>]*>([^<]+)</text>')
+    endings = section[section.index('id="km-endings-title"') :]
+    endings = endings[: endings.index("</svg>")]
+    assert value.findall(endings) == [percent(row["stock_empty"], 0) for row in standard]
+    # Game length: the median of each player count written on its bar.
+    length = section[section.index('id="km-length-title"') :]
+    length = length[: length.index("</svg>")]
+    assert value.findall(length) == [number(row["turns_median"]) for row in standard]
     for row in standard:
         assert f"<td>{row['stock_size']}</td>" in section
     # The comparison: four bars per player count.

@@ -54,24 +54,26 @@ def _x(share: float) -> float:
     return LABEL_WIDTH + PLOT * share
 
 
-def _frame(bottom: float) -> dict:
-    """The chart's size, plot edges, grid and axis labels; bars end at ``bottom``."""
+def _frame(bottom: float, ticks: list[dict] | None = None) -> dict:
+    """The chart's size, plot edges, grid and axis labels; bars end at ``bottom``.
+    ``ticks``: (share of the plot, label) pairs; default 0–100 %."""
     return {
         "width": WIDTH,
         "height": bottom + AXIS_SPACE,
         "left": LABEL_WIDTH,
         "right": WIDTH - RIGHT,
         "bottom": bottom,
-        "ticks": _ticks(bottom),
+        "ticks": _ticks(bottom, ticks),
         "tick_y": bottom + 14,
         "title_y": bottom + AXIS_SPACE - 2,
     }
 
 
-def _ticks(bottom: float) -> list[dict]:
+def _ticks(bottom: float, ticks=None) -> list[dict]:
+    ticks = ticks or [(share, percent(share, 0)) for share in (0, 0.25, 0.5, 0.75, 1)]
     return [
-        {"x": coord(_x(share)), "text": percent(share, 0), "y1": TOP, "y2": coord(bottom)}
-        for share in (0, 0.25, 0.5, 0.75, 1)
+        {"x": coord(_x(share)), "text": text, "y1": TOP, "y2": coord(bottom)}
+        for share, text in ticks
     ]
 
 
@@ -142,6 +144,39 @@ def endings_chart(rows: list[dict]) -> dict:
             }
         )
     return {**_frame(bottom), "bars": bars}
+
+
+# --- How long a game takes: median and the 90th percentile per player count ---------------
+
+
+def length_chart(rows: list[dict]) -> dict:
+    step, bar = 34, 16
+    top_turns = max(row["turns_p90"] for row in rows)
+    tick = 10 if top_turns <= 60 else 20 if top_turns <= 120 else 50
+    scale = (int(top_turns // tick) + 1) * tick  # turns at the right edge
+    bottom = TOP + step * len(rows)
+    bars = []
+    for index, row in enumerate(rows):
+        y = TOP + index * step + (step - bar) / 2
+        median, p90 = row["turns_median"] / scale, row["turns_p90"] / scale
+        bars.append(
+            {
+                "label": _players(row["players"]),
+                "label_y": coord(y + bar / 2),
+                "y": coord(y),
+                "height": bar,
+                "width": coord(PLOT * median),
+                "whisker_x": coord(_x(p90)),
+                "bar_end_y": coord(y + bar),
+                "median_x": coord(_x(median)),
+                "value": number(row["turns_median"]),
+                "p90": number(row["turns_p90"]),
+                # The median's number inside the bar (white), the whisker beyond it.
+                "value_x": coord(_x(median) - 5),
+            }
+        )
+    ticks = [(turns / scale, number(turns)) for turns in range(0, scale + 1, tick)]
+    return {**_frame(bottom, ticks), "bars": bars}
 
 
 # --- Rules compared: emptied stocks per player count and rule set ----------------------------
@@ -251,6 +286,7 @@ def present(stats: EngineStatistics) -> dict:
         "table": _table(rows),
         "rules_table": _rules_table(runs),
         "endings": endings_chart(rows),
+        "length_chart": length_chart(rows),
         "endings_legend": [{"key": key, "label": label} for key, label in ENDINGS],
         "rules": rules_chart(runs),
         "rules_legend": [{"key": key, "label": label} for key, label, _ in RULE_SETS],
