@@ -118,6 +118,13 @@ if os.environ.get("REDIS_URL"):
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# {% cache %} fragments are keyed by their content and the code (e.g. the worked examples drawn
+# by an engine): each process may keep its own copy, no network round trip needed.
+CACHES["template_fragments"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "template-fragments",
+    "OPTIONS": {"MAX_ENTRIES": 2000},
+}
 
 # Live updates (rooms.live): Server-Sent Events from the ASGI workers, fanned out through
 # Redis pub/sub. Without a Redis URL, rooms and demos poll (as they always may).
