@@ -47,8 +47,6 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Cached public pages are answered here, before sessions, CSRF and auth (page_cache.py).
     "site_config.page_cache.PageCacheMiddleware",
-    # Cached public pages are answered here, before sessions, CSRF and auth (page_cache.py).
-    "site_config.page_cache.PageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
