@@ -27,7 +27,7 @@ def _calendar(name: str | None = None) -> Calendar:
     return calendar
 
 
-def _event(night, url: str, host: str) -> Event:
+def _event(night, url: str, host: str, absolute=None) -> Event:
     event = Event()
     event.add("uid", f"{night.uid}@{host}")
     event.add("dtstamp", clock.now().astimezone(UTC))
@@ -35,10 +35,15 @@ def _event(night, url: str, host: str) -> Event:
     event.add("dtend", night.ends_at.astimezone(UTC))
     event.add("sequence", night.sequence)
     event.add("summary", f"{night.title} – {night.group.name}")
-    games = [game.title for game in night.games.all() if game.is_published]
+    published = [game for game in night.games.all() if game.is_published]
+    games = [game.title for game in published]
     lines = []
     if games:
         lines.append("Spiele: " + ", ".join(games))
+        if absolute is not None:
+            lines.extend(
+                f"Regeln {game.title}: {absolute(game.get_absolute_url())}" for game in published
+            )
     if night.note:
         lines.append(night.note)
     lines.append(url)
@@ -50,15 +55,16 @@ def _event(night, url: str, host: str) -> Event:
     return event
 
 
-def night_calendar(night, url: str, host: str) -> bytes:
+def night_calendar(night, url: str, host: str, absolute=None) -> bytes:
+    """``absolute(path)`` makes the games' rules links absolute (left out without it)."""
     calendar = _calendar()
-    calendar.add_component(_event(night, url, host))
+    calendar.add_component(_event(night, url, host, absolute))
     return calendar.to_ical()
 
 
-def group_calendar(group, nights, url_for, host: str) -> bytes:
+def group_calendar(group, nights, url_for, host: str, absolute=None) -> bytes:
     """``nights`` are the fixed nights to publish; ``url_for(night)`` their absolute URL."""
     calendar = _calendar(f"{group.name} – Spieleabende")
     for night in nights:
-        calendar.add_component(_event(night, url_for(night), host))
+        calendar.add_component(_event(night, url_for(night), host, absolute))
     return calendar.to_ical()

@@ -167,6 +167,12 @@ def remove_member(actor: Member, member: Member):
     member.delete()
 
 
+def rename(member: Member, name: str):
+    """Members choose the name the others see."""
+    member.name = name
+    member.save(update_fields=["name"])
+
+
 def delete_group(actor: Member, group: PlayGroup):
     if actor is None or not actor.is_founder:
         raise Refused("Nur wer die Gruppe gegründet hat, kann sie löschen.")

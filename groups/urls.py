@@ -23,6 +23,7 @@ urlpatterns = [
         GROUP + "mitglieder/<int:member_id>/entfernen/", views.remove_member, name="remove_member"
     ),
     path(GROUP + "austreten/", views.leave, name="leave"),
+    path(GROUP + "mein-name/", views.rename, name="rename"),
     path(GROUP + "loeschen/", views.delete, name="delete"),
     path(GROUP + "kalender/<slug:token>.ics", views.calendar_feed, name="calendar"),
     path(GROUP + "abende/neu/", views.night_create, name="night_create"),

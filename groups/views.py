@@ -224,6 +224,16 @@ def remove_member(request, group, member, member_id):
 
 @require_POST
 @members_only
+def rename(request, group, member):
+    form = JoinForm(request.POST)
+    if not form.is_valid():
+        raise Refused(form.errors["name"][0])
+    services.rename(member, form.cleaned_data["name"])
+    return redirect(group.get_absolute_url() + "#mitglieder")
+
+
+@require_POST
+@members_only
 def leave(request, group, member):
     services.remove_member(member, member)
     response = redirect(reverse("groups:list") + "?ausgetreten=1")
@@ -255,6 +265,7 @@ def calendar_feed(request, slug, token):
         nights,
         lambda night: request.build_absolute_uri(night.get_absolute_url()),
         request.get_host().split(":")[0],
+        request.build_absolute_uri,
     )
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="{group.slug}.ics"'
@@ -453,6 +464,7 @@ def night_ics(request, group, member, night):
         night,
         request.build_absolute_uri(night.get_absolute_url()),
         request.get_host().split(":")[0],
+        request.build_absolute_uri,
     )
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     filename = f"spieleabend-{localtime(night.fixed_option.starts_at):%Y-%m-%d}.ics"

@@ -427,3 +427,16 @@ def test_join_page_shows_the_group_and_its_games(group):
     html = Client().get(group.get_invite_url()).content.decode()
     assert "Einladung in die Spielegruppe" in html
     assert "Donnerstagsrunde" in html and 'href="/spiele/the-cat/"' in html
+
+
+def test_members_change_their_own_name(group):
+    group, founder = group
+    ben = Person(add_member(group, "Ben"))
+    url = reverse("groups:rename", args=[group.slug])
+    assert ben.client.post(url, {"name": "  Benny  B. "}).status_code == 302
+    ben.member.refresh_from_db()
+    assert ben.member.name == "Benny B."
+    assert ben.client.post(url, {"name": "   "}).status_code == 403
+    assert Client().post(url, {"name": "Fremd"}).status_code == 404
+    founder.refresh_from_db()
+    assert founder.name == "Mia"

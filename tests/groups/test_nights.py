@@ -298,6 +298,7 @@ def test_night_ics_parses_with_all_fields(group):
     assert str(event["SUMMARY"]) == "Katzenabend – Donnerstagsrunde"
     description = str(event["DESCRIPTION"])
     assert "Spiele: Katze; mit, Sonderzeichen" in description
+    assert "Regeln Katze; mit, Sonderzeichen: http://testserver/spiele/katze/" in description
     assert long_note.strip() in description
     assert str(event["URL"]) == f"http://testserver{night.get_absolute_url()}"
     assert str(event["LOCATION"]) == "bei Mia, 3. Stock"
