@@ -23,10 +23,10 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import re
 import sys
 import time
-import uuid
 from datetime import UTC, datetime
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
@@ -72,7 +72,7 @@ def enabled() -> bool:
 
 def request_id(request) -> str:
     incoming = request.headers.get("X-Request-ID", "")
-    return incoming if REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
+    return incoming if REQUEST_ID.fullmatch(incoming) else os.urandom(16).hex()
 
 
 def logged_path(request) -> str:
