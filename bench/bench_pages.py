@@ -6,8 +6,8 @@ Starts gunicorn itself (production settings, 4 sync workers, 127.0.0.1 on a free
 against a fresh PostgreSQL database (127.0.0.1:5432, dropped afterwards) and Redis
 (127.0.0.1:6379, own key prefix), loads the shipped content, then runs wrk (Debian's
 `wrk`, 32 connections, bounded in time) against a static file, two rule pages, the
-catalogue and the Sleeve-Finder one after the other, and prints requests/s and the
-ratio to the static file. Then, one request at a time, the median time of a cache
+catalogue and the Sleeve-Finder, taking turns for a few rounds, and prints the mean
+requests/s and the ratio to the static file. Then, one request at a time, the median time of a cache
 miss (the page generation bumped before every request, as after an editor's change)
 and of a hit. The server is stopped at the end, also on errors.
 
@@ -147,7 +147,8 @@ def timed_requests(base: str, path: str, count: int, env, miss: bool) -> list[fl
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=8, help="wrk duration per URL")
+    parser.add_argument("--seconds", type=int, default=4, help="wrk duration per URL and round")
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--misses", type=int, default=60)
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
@@ -191,14 +192,21 @@ def main() -> int:
 
         print(
             f"gunicorn 4 sync workers, production settings, PostgreSQL + Redis; "
-            f"wrk {args.connections} connections, {args.seconds} s per URL, one after the other"
+            f"wrk {args.connections} connections, {args.rounds} rounds of "
+            f"{args.seconds} s per URL, the URLs taking turns (a busy machine hits all alike)"
         )
-        print(f"{'URL':45} {'requests/s':>11} {'vs static':>10}  latency")
-        static_rate, note = wrk(base + static_path, args.seconds, args.connections)
-        print(f"{static_path[:45]:45} {static_rate:11,.0f} {1:9.2f}×  {note}")
-        for path in PAGES:
-            rate, note = wrk(base + path, args.seconds, args.connections)
-            print(f"{path:45} {rate:11,.0f} {rate / static_rate:9.2f}×  {note}")
+        urls = [static_path, *PAGES]
+        rates = {url: [] for url in urls}
+        notes = {}
+        for _round in range(args.rounds):
+            for url in urls:
+                rate, notes[url] = wrk(base + url, args.seconds, args.connections)
+                rates[url].append(rate)
+        static_rate = statistics.mean(rates[static_path])
+        print(f"{'URL':45} {'requests/s':>11} {'vs static':>10}  last round")
+        for url in urls:
+            rate = statistics.mean(rates[url])
+            print(f"{url[:45]:45} {rate:11,.0f} {rate / static_rate:9.2f}×  {notes[url]}")
 
         stop_server(server)
         # Misses: the generation is bumped before every request, so the workers must read

@@ -197,7 +197,8 @@ def page_key(request) -> str:
         (
             code_stamp(),
             request.scheme,
-            request.get_host(),
+            # The raw Host header: a host Django refuses never renders, so never has an entry.
+            request.META.get("HTTP_HOST") or request.META.get("SERVER_NAME", ""),
             request.get_full_path(),
             "htmx" if request.headers.get("HX-Request") == "true" else "page",
         )
@@ -215,10 +216,11 @@ def qualifies(request) -> bool:
 def _replay(entry) -> HttpResponse:
     _generation, status, headers, content = entry
     response = HttpResponse(content, status=status)
-    for name, value in headers:
-        response.headers[name] = value
-    response.headers["Content-Length"] = str(len(content))
-    response.headers[HIT_HEADER] = "hit"
+    # The stored headers were checked and encoded when the page was stored; copying them
+    # into the response's mapping skips the per-header checks (a hit must be cheap).
+    response.headers._store.update(headers)
+    response.headers._store["content-length"] = ("Content-Length", str(len(content)))
+    response.headers._store[HIT_HEADER.lower()] = (HIT_HEADER, "hit")
     return response
 
 
@@ -263,7 +265,12 @@ def store(request, response) -> None:
         return
     if request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):  # a CSRF token was put into the page
         return
-    headers = [(name, value) for name, value in response.items() if name.lower() not in _NOT_STORED]
+    # As ResponseHeaders keeps them: {lower-case name: (name, value)}.
+    headers = {
+        name.lower(): (name, value)
+        for name, value in response.items()
+        if name.lower() not in _NOT_STORED
+    }
     entry = (request._page_cache_generation, response.status_code, headers, response.content)
     cache.set(key, entry, timeout=page_seconds())
     _local.put(key, entry)
@@ -310,6 +317,7 @@ def _is_admin_change(request, response) -> bool:
     return request.path_info.startswith(reverse("admin:index"))
 
 
+@lru_cache(maxsize=4096)
 def _is_cached_view(path: str) -> bool:
     try:
         match = resolve(path)

@@ -420,3 +420,11 @@ def test_cache_control_of_per_visitor_requests(game, demo_game, editor_client):
     assert "no-store" in directives(room_form) or "private" in directives(room_form)
     admin = editor_client.get(reverse("admin:index"))
     assert directives(admin) >= {"private", "no-store"}
+
+
+def test_a_refused_host_is_never_stored(game):
+    url = game.get_absolute_url()
+    for _ in range(2):
+        response = Client(HTTP_HOST="anderswo.example").get(url)
+        assert response.status_code == 400 and state(response) == ""
+    assert state(page(Client(), url)) == "miss"
