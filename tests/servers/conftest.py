@@ -180,7 +180,7 @@ class AppServer:
             app,
         ]
 
-    def start(self, port: int | None = None) -> AppServer:
+    def start(self, port: int | None = None, healthy: bool = True) -> AppServer:
         self.port = port or free_port()
         log = self.log_path.open("a")
         log.write(f"--- start on port {self.port}\n")
@@ -194,7 +194,7 @@ class AppServer:
             start_new_session=True,  # its own group: killpg reaches master and workers
         )
         log.close()
-        self.wait_healthy()
+        self.wait_healthy(200 if healthy else 503)
         return self
 
     def health(self) -> int | None:
@@ -206,12 +206,13 @@ class AppServer:
         except (OSError, http.client.HTTPException):
             return None
 
-    def wait_healthy(self) -> None:
+    def wait_healthy(self, status: int = 200) -> None:
+        """Until /healthz answers ``status`` (503: up, but a backend is broken)."""
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"{self.name} exited:\n{self.log_tail()}")
-            if self.health() == 200:
+            if self.health() == status:
                 return
             time.sleep(0.1)
         raise RuntimeError(f"{self.name} never became healthy:\n{self.log_tail()}")
