@@ -72,7 +72,7 @@ def wait_for(url: str, seconds: float = 120) -> None:
     raise RuntimeError(f"gunicorn did not answer {url}")
 
 
-def start_server(env, probe_url: str) -> subprocess.Popen:
+def start_server(env, probe_url: str, log=subprocess.DEVNULL) -> subprocess.Popen:
     server = subprocess.Popen(
         [
             str(Path(PYTHON).parent / "gunicorn"),
@@ -81,10 +81,14 @@ def start_server(env, probe_url: str) -> subprocess.Popen:
             "site_config.wsgi:application",
             "--access-logfile",
             "/dev/null",
+            # No recycling mid-run: all four workers restarting at once stalls whichever
+            # URL is being measured for seconds (production keeps max_requests).
+            "--max-requests",
+            "0",
         ],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.DEVNULL,
+        stdout=log,  # Django's access log: one JSON line per request, with duration_ms
         stderr=subprocess.DEVNULL,
     )
     try:
@@ -116,7 +120,7 @@ def wrk(url: str, seconds: int, connections: int) -> tuple[float, str]:
     ).stdout
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    median = re.search(r"50%\s+(\S+)", out)
+    median = re.search(r"^\s+50%\s+(\S+)", out, re.M)
     note = f"p50 {median.group(1) if median else '?'}"
     if errors:
         note += f", {errors.group(1)} non-2xx!"
@@ -131,18 +135,35 @@ def bump_generation(env) -> None:
     redis.Redis.from_url(env["REDIS_URL"]).incr(key)
 
 
-def timed_requests(base: str, path: str, count: int, env, miss: bool) -> list[float]:
-    timings = []
+def timed_requests(base: str, path: str, count: int, env, miss: bool) -> tuple[list, list]:
+    """Client-side times (ms) and the request ids, to find the server's own times."""
+    timings, ids = [], []
     for _ in range(count):
         if miss:
             bump_generation(env)
         started = time.perf_counter()
         _status, headers = get(base + path)
         timings.append((time.perf_counter() - started) * 1000)
+        ids.append(headers.get("X-Request-ID"))
         expected = "miss" if miss else "hit"
         if headers.get("X-Page-Cache") != expected:
             raise RuntimeError(f"{path}: expected a {expected}, got {headers.get('X-Page-Cache')}")
-    return timings
+    return timings, ids
+
+
+def server_times(log_path: Path, ids: list) -> list[float]:
+    """duration_ms of these requests from the access log (site_config/access_log.py)."""
+    wanted, found = set(ids), []
+    for line in log_path.read_text().splitlines():
+        if line.startswith("{") and '"request_id"' in line:
+            entry = json.loads(line)
+            if entry.get("request_id") in wanted:
+                found.append(entry["duration_ms"])
+    return found
+
+
+def median_or_dash(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f}" if values else "–"
 
 
 def main() -> int:
@@ -211,15 +232,21 @@ def main() -> int:
         stop_server(server)
         # Misses: the generation is bumped before every request, so the workers must read
         # it on every request (the production default trusts it for a second).
-        server = start_server({**env, "BENCH_GENERATION_SECONDS": "0"}, base + static_path)
-        print(f"\nOne request at a time, {args.misses} each (client-side, loopback):")
-        print(f"{'URL':45} {'miss median':>12} {'hit median':>11}")
-        for path in PAGES:
-            misses = timed_requests(base, path, args.misses, env, miss=True)
-            hits = timed_requests(base, path, args.misses, env, miss=False)
-            print(
-                f"{path:45} {statistics.median(misses):9.2f} ms {statistics.median(hits):8.2f} ms"
-            )
+        log_path = Path(static_root, "access.log")
+        with log_path.open("w") as log:
+            server = start_server({**env, "BENCH_GENERATION_SECONDS": "0"}, base + static_path, log)
+            print(f"\nOne request at a time, {args.misses} each: median ms, server (client)")
+            print(f"{'URL':45} {'miss':>17} {'hit':>17}")
+            for path in PAGES:
+                misses, miss_ids = timed_requests(base, path, args.misses, env, miss=True)
+                hits, hit_ids = timed_requests(base, path, args.misses, env, miss=False)
+                time.sleep(0.5)  # the workers' last log lines
+                miss_server = server_times(log_path, miss_ids)
+                hit_server = server_times(log_path, hit_ids)
+                print(
+                    f"{path:45} {median_or_dash(miss_server):>7} ({statistics.median(misses):6.2f})"
+                    f" {median_or_dash(hit_server):>7} ({statistics.median(hits):6.2f})"
+                )
     finally:
         if server is not None:
             stop_server(server)

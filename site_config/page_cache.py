@@ -7,11 +7,13 @@ no own vote): those parts are fragments the page loads afterwards
 under a key made of scheme, host, path, query string and whether htmx asked.
 
 ``PageCacheMiddleware`` sits right after WhiteNoise and answers a cookie-less GET
-(or one whose cookies do not change the page) with a single cache round trip
-(``get_many`` of the page and the generation: one MGET on Redis), before sessions,
-CSRF, auth or the URL's view run. Every content change an editor can make bumps
-the generation (``site_config.page_cache_signals``), so all stored pages become
-misses at once; nothing needs to know which pages showed the changed row.
+(or one whose cookies do not change the page) before sessions, CSRF, auth or the
+URL's view run: from the process's own copy when it knows the current generation
+(read from the shared cache at most once a second), else with one round trip
+(``get_many`` of page and generation: one MGET on Redis). Every content change an
+editor can make bumps the generation (``site_config.page_cache_signals``), so all
+stored pages become misses at once; nothing needs to know which pages showed the
+changed row.
 
 Logged-in readers who are not staff get the same stored page through the view
 decorator (after the session is loaded). Staff never get or store a cached page:
