@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import connection
 
 from games import clock
 
@@ -39,11 +39,19 @@ MIN_SLEEP = 0.02  # between rounds while rows stay due (e.g. held by a request)
 
 def run_once() -> float | None:
     """Apply every due deadline of rooms and demos; returns the next due moment (epoch s)."""
+    try:
+        return _apply_due()
+    finally:
+        # Back to the pool between rounds (the loop sleeps most of the time).
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+def _apply_due() -> float | None:
     from games.play import definition as registry
     from games.play import driver
     from rooms import services
 
-    close_old_connections()
     now = clock.now()
     for engine_key, code in services.due_rooms(now):
         definition = registry.get(engine_key)

@@ -186,7 +186,6 @@ class Hub:
                 await self._task
         for callback in self._stop_callbacks:
             await callback()
-        await sync_to_async(close_reader_connections, thread_sensitive=False)()
 
     def full(self, name: str) -> str:
         return f"{self.prefix}:{name}"
@@ -446,30 +445,21 @@ async def stream(
         hub.unsubscribe(sub)
 
 
-_reader_connections: set = set()  # the database connections of the reader threads
+def in_thread(function: Callable) -> Callable[..., Awaitable]:
+    """``function`` (sync, may query) in the shared thread pool, never one thread per
+    open stream; its database connection goes back at once (to the pool on
+    PostgreSQL), so an idle pool thread never holds one."""
 
+    def run(*args, **kwargs):
+        from django.db import connection
 
-def _reader(read_version: Callable[[], int | None]) -> Callable[[], Awaitable[int | None]]:
-    """``read_version`` in the shared thread pool (never one thread per open stream)."""
-
-    def run():
-        from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections
-
-        close_old_connections()
-        connection = connections[DEFAULT_DB_ALIAS]  # this thread's own wrapper, not the proxy
-        if connection not in _reader_connections:
-            connection.inc_thread_sharing()  # so that close_reader_connections may close it
-            _reader_connections.add(connection)
-        return read_version()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            if not connection.in_atomic_block:
+                connection.close()
 
     return sync_to_async(run, thread_sensitive=False)
-
-
-def close_reader_connections() -> None:
-    """Close the database connections the streams' reads opened (tests, shutdown)."""
-    for connection in list(_reader_connections):
-        with contextlib.suppress(Exception):
-            connection.close()
 
 
 async def respond(request, channel: str, read_version: Callable[[], int | None]):
@@ -500,7 +490,7 @@ async def respond(request, channel: str, read_version: Callable[[], int | None])
                 sub,
                 hub,
                 known,
-                _reader(read_version),
+                in_thread(read_version),
                 heartbeat=getattr(settings, "LIVE_HEARTBEAT_SECONDS", 15),
                 lifetime=getattr(settings, "LIVE_STREAM_SECONDS", 600)
                 * (0.9 + 0.2 * random.random()),

@@ -7,7 +7,6 @@ table's channel, read its version on (re)connect, then wait on Redis.
 
 from __future__ import annotations
 
-from asgiref.sync import sync_to_async
 from django.http import Http404
 from django.views.decorators.http import require_safe
 
@@ -26,7 +25,7 @@ def _room_engine(slug: str, request):
 @require_safe
 async def room(request, slug, code):
     """/spiele/<slug>/raum/<code>/live/: notices whenever the room's version changes."""
-    engine = await sync_to_async(_room_engine, thread_sensitive=False)(slug, request)
+    engine = await live.in_thread(_room_engine)(slug, request)
 
     def read_version():
         return (
@@ -52,7 +51,7 @@ def _demo_definition(slug: str, request):
 @require_safe
 async def demo(request, slug):
     """/spiele/<slug>/demo/live/: the reader's own demo table (bots moving on their clock)."""
-    definition = await sync_to_async(_demo_definition, thread_sensitive=False)(slug, request)
+    definition = await live.in_thread(_demo_definition)(slug, request)
     # Only an existing visitor can have a stored game; a new one would get a fresh id per request.
     visitor = existing_visitor_id(request)
     if visitor is None:

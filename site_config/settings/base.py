@@ -96,7 +96,16 @@ SQLITE_OPTIONS = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
 if os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    # ASGI workers run each sync view in a thread of its own, so a connection kept per
+    # thread would pile up until PostgreSQL refuses more: each worker process takes its
+    # connections from a small pool instead (psycopg_pool), handed back after each request.
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=0)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "8")),
+            "timeout": 20,
+        }
 else:
     DATABASES = {
         "default": {

@@ -250,7 +250,7 @@ def test_the_stream_sends_a_notice_after_a_move_and_closes_on_disconnect(
             assert headers["x-accel-buffering"] == "no"
             assert first == {"id": str(room.version), "event": "ready", "data": str(room.version)}
 
-            version = await sync_to_async(_play_one_move)(room.code)
+            version = await live.in_thread(_play_one_move)(room.code)
             notice = await stream.next_event()
             assert notice == {"id": str(version), "event": "changed", "data": str(version)}
             assert _hub().listener_count() == 1
@@ -327,7 +327,7 @@ def test_a_closed_room_says_gone_and_ends_the_stream(live_redis, alpaka_row, see
     async def scenario():
         async with Stream(f"/spiele/alpaka/raum/{room.code}/live/", "v=1") as stream:
             assert (await stream.next_event())["event"] == "ready"
-            await sync_to_async(services.leave)(ENGINE, room.code, "visitor-anna")
+            await live.in_thread(services.leave)(ENGINE, room.code, "visitor-anna")
             assert await stream.next_event() == {"event": "changed", "data": "gone"}
             assert await stream.next_event() == {"event": "gone", "data": "gone"}
             await asyncio.wait_for(stream.task, WAIT)

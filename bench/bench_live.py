@@ -1,0 +1,623 @@
+"""Live updates under load: SSE clients in rooms on gunicorn with uvicorn workers and Redis.
+
+    .venv/bin/python bench/bench_live.py [--clients 1000] [--rooms 250] [--idle 20]
+                                         [--actions 600] [--rate 20] [--sqlite]
+
+1. Setup: a scratch PostgreSQL database (``--sqlite``: a SQLite file), a channel
+   prefix of its own in Redis, and ``--rooms`` Alpaka rooms with ``clients /
+   rooms`` human players each, dealt through ``rooms.services``.
+2. Server: ``gunicorn -c site_config/gunicorn.conf.py site_config.asgi:application``
+   (uvicorn workers, production settings) on a free port of 127.0.0.1.
+3. Clients, one asyncio process: every player opens its room's stream (raw
+   HTTP/1.1, as an EventSource does). With everybody connected and nothing
+   happening, the server's CPU time is read from /proc for ``--idle`` seconds.
+   Then ``--actions`` moves at ``--rate`` per second, each POSTed by the player
+   on turn as htmx does; for every move the other players' notices are timed
+   (push latency: from sending the move to the notice) and each of them fetches
+   its own table as the page does (update latency: until its table arrived).
+4. Race: 50 clients with a stream each on one room: 49 try to join at once
+   (5 seats free), then for 20 rounds the move of the player on turn is sent
+   from 50 connections at once. Counted: changes applied vs versions, 5xx,
+   and whether every stream ends at the final version (lost updates).
+
+Everything started here is stopped here; every phase is bounded in time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+PG_NAME = "bench_live"
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+SECRET = secrets.token_urlsafe(50)
+CSRF = secrets.token_hex(16)  # an unmasked CSRF secret (32 characters) as cookie and header
+RACE_CLIENTS = 50
+RACE_ROUNDS = 20
+
+
+# --- Setup ---------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def postgres_available() -> bool:
+    try:
+        import psycopg
+
+        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", connect_timeout=3):
+            return True
+    except Exception:
+        return False
+
+
+def recreate_postgres(drop_only: bool = False) -> None:
+    import psycopg
+
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {PG_NAME} WITH (FORCE)")
+        if not drop_only:
+            conn.execute(f"CREATE DATABASE {PG_NAME}")
+
+
+def setup_django(env: dict) -> None:
+    os.environ["DJANGO_SETTINGS_MODULE"] = "site_config.settings.test"
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.update(env)
+    import django
+
+    warnings.filterwarnings("ignore", message="No directory at")
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def make_rooms(count: int, players: int) -> list[dict]:
+    """Running Alpaka games of ``players`` humans each."""
+    from games.models import Game
+    from games.play import definition as engines
+    from rooms import services
+
+    Game.objects.get_or_create(
+        slug="alpaka",
+        defaults={
+            "title": "Alpaka",
+            "short_description": "Benchmark",
+            "players_min": 2,
+            "players_max": 6,
+            "min_age": 8,
+            "duration_minutes": 20,
+            "is_published": True,
+            "demo_engine": "alpaka",
+        },
+    )
+    engine = engines.get("alpaka")
+    rooms = []
+    for number in range(count):
+        visitors = [f"live-{number}-{seat}-{secrets.token_hex(4)}" for seat in range(players)]
+        room = services.create_room(engine, visitors[0], f"Gast {number}", {"target": "40"})
+        for seat, visitor in enumerate(visitors[1:], start=1):
+            services.join(engine, room.code, visitor, f"Spieler {seat}")
+        services.start(engine, room.code, visitors[0])
+        rooms.append({"code": room.code, "visitors": visitors})
+    return rooms
+
+
+def visitor_cookie(visitor: str) -> str:
+    from django.http import HttpResponse
+
+    from games.visitors import COOKIE_NAME, COOKIE_SALT
+
+    response = HttpResponse()
+    response.set_signed_cookie(COOKIE_NAME, visitor, salt=COOKIE_SALT)
+    return f"{COOKIE_NAME}={response.cookies[COOKIE_NAME].value}; csrftoken={CSRF}"
+
+
+# --- The server ------------------------------------------------------------------------------
+
+
+def start_server(port: int, env: dict, workers: int, log_path: str) -> subprocess.Popen:
+    full_env = {
+        **os.environ,
+        **env,
+        "DJANGO_SETTINGS_MODULE": "site_config.settings.prod",
+        "DJANGO_SECRET_KEY": SECRET,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "ACCESS_LOG": "off",
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "GUNICORN_WORKERS": str(workers),
+    }
+    if "DATABASE_URL" not in env:
+        full_env.pop("DATABASE_URL", None)
+    log = open(log_path, "w")  # noqa: SIM115 - closed with the process
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "site_config/gunicorn.conf.py",
+         "site_config.asgi:application"],
+        cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    deadline = time.time() + 90
+    answered = 0
+    while time.time() < deadline:
+        try:
+            # Several answers in a row: every worker has booted (connections spread over them).
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/robots.txt", timeout=5):
+                answered += 1
+            if answered >= 4 * workers:
+                return process
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError(f"gunicorn did not start, see {log_path}") from None
+            time.sleep(0.2)
+    raise RuntimeError("gunicorn did not answer in time")
+
+
+def stop_server(process: subprocess.Popen) -> float:
+    """SIGTERM (streams end at once, rooms.live); returns how long the stop took."""
+    started = time.monotonic()
+    with _suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    return time.monotonic() - started
+
+
+class _suppress:
+    def __init__(self, *errors):
+        self.errors = errors
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, tb):
+        return kind is not None and issubclass(kind, self.errors)
+
+
+def process_tree(pid: int) -> list[int]:
+    found = [pid]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with _suppress(OSError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        with _suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime + stime
+    return total / ticks
+
+
+def rss_mb(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        with _suppress(OSError):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total / 1024
+
+
+# --- Clients -------------------------------------------------------------------------------------
+
+
+class StreamClient:
+    """One player's EventSource: a raw HTTP/1.1 GET read as chunks of SSE lines."""
+
+    def __init__(self, port, path, cookie, on_notice):
+        self.port, self.path, self.cookie, self.on_notice = port, path, cookie, on_notice
+        self.ready = asyncio.Event()
+        self.latest = -1
+        self.status = None
+        self.task = None
+
+    async def run(self):
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        writer.write(
+            (
+                f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+                f"Cookie: {self.cookie}\r\n\r\n"
+            ).encode()
+        )
+        await writer.drain()
+        head = await reader.readuntil(b"\r\n\r\n")
+        self.status = int(head.split(b" ", 2)[1])
+        if self.status != 200:
+            self.ready.set()
+            writer.close()
+            return
+        buffer = ""
+        try:
+            while True:
+                size_line = await reader.readuntil(b"\r\n")
+                size = int(size_line.strip() or b"0", 16)
+                if size == 0:
+                    return
+                chunk = await reader.readexactly(size + 2)
+                buffer += chunk[:-2].decode()
+                while "\n\n" in buffer:
+                    block, buffer = buffer.split("\n\n", 1)
+                    self._event(block)
+        finally:
+            writer.close()
+
+    def _event(self, block):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        kind = fields.get("event")
+        if kind == "ready":
+            self.latest = int(fields["data"])
+            self.ready.set()
+        elif kind == "changed" and fields.get("data", "").isdigit():
+            version = int(fields["data"])
+            self.latest = max(self.latest, version)
+            self.on_notice(self, version, time.monotonic())
+
+    def start(self):
+        self.task = asyncio.create_task(self.run())
+        return self
+
+
+def percentile(values, share):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+def summary(values_ms):
+    if not values_ms:
+        return "none"
+    return (
+        f"p50 {percentile(values_ms, 0.5):.1f} ms, p95 {percentile(values_ms, 0.95):.1f} ms, "
+        f"p99 {percentile(values_ms, 0.99):.1f} ms, max {max(values_ms):.1f} ms (n={len(values_ms)})"
+    )
+
+
+def choose_move(code: str):
+    """(visitor seat, expected version, form value) of the player on turn, read from the DB."""
+    from games.engines import alpaka
+    from games.play import definition as engines
+    from rooms.models import Room
+
+    room = Room.objects.get(code=code)
+    if room.status != Room.Status.PLAYING:
+        return None
+    engine = engines.get("alpaka")
+    seat = engine.to_act(room.state)[0]
+    legal = alpaka.legal_actions(room.state, seat)
+    action = next((a for a in legal if a["type"] in ("play", "draw")), legal[0])
+    value = f"play:{action['card']}" if action["type"] == "play" else action["type"]
+    return seat, room.version, value
+
+
+async def load_phase(args, port, rooms, server_pids):
+    import httpx
+    from asgiref.sync import sync_to_async
+
+    pending: dict[tuple[str, int], dict] = {}  # (code, version) -> move record
+    push_ms: list[float] = []
+    view_ms: list[float] = []
+    fetch_errors = []
+    http = httpx.AsyncClient(
+        base_url=f"http://127.0.0.1:{port}",
+        # Below uvicorn's keep-alive (gunicorn's keepalive, 2 s): never reuse a closing connection.
+        limits=httpx.Limits(
+            max_connections=400, max_keepalive_connections=200, keepalive_expiry=1.0
+        ),
+        timeout=30,
+    )
+
+    async def fetch_view(client, version, sent):
+        try:
+            reply = await http.get(
+                f"/spiele/alpaka/raum/{client.code}/status/",
+                params={"v": client.shown},
+                headers={"HX-Request": "true", "Cookie": client.cookie},
+            )
+        except httpx.HTTPError as error:
+            fetch_errors.append(repr(error))
+            return
+        if reply.status_code >= 500:
+            fetch_errors.append(reply.status_code)
+        client.shown = max(client.shown, int(reply.headers.get("X-Room-Version", version)))
+        view_ms.append((time.monotonic() - sent) * 1000)
+
+    def on_notice(client, version, arrived):
+        move = pending.get((client.code, version))
+        if move is None or client.seat == move["seat"]:
+            return
+        push_ms.append((arrived - move["sent"]) * 1000)
+        asyncio.get_running_loop().create_task(fetch_view(client, version, move["sent"]))
+
+    clients = []
+    started = time.monotonic()
+    for room in rooms:
+        for seat, visitor in enumerate(room["visitors"]):
+            cookie = visitor_cookie(visitor)
+            path = f"/spiele/alpaka/raum/{room['code']}/live/"
+            client = StreamClient(port, path, cookie, on_notice)
+            client.code, client.seat, client.shown = room["code"], seat, 0
+            clients.append(client.start())
+            if len(clients) % 100 == 0:
+                await asyncio.sleep(0.05)  # a ramp, not one burst of a thousand handshakes
+    await asyncio.wait_for(asyncio.gather(*(c.ready.wait() for c in clients)), 120)
+    connect_seconds = time.monotonic() - started
+    refused = [c.status for c in clients if c.status != 200]
+    for client in clients:
+        client.shown = client.latest
+    print(
+        f"Connected: {len(clients) - len(refused)} streams in {len(rooms)} rooms "
+        f"in {connect_seconds:.1f} s (refused: {len(refused)})"
+    )
+
+    # Idle: everybody connected, nothing happens.
+    await asyncio.sleep(2)
+    pids = process_tree(server_pids)
+    before, clock = cpu_seconds(pids), time.monotonic()
+    await asyncio.sleep(args.idle)
+    idle_cpu = cpu_seconds(pids) - before
+    idle_span = time.monotonic() - clock
+    share = idle_cpu / idle_span * 100
+    print(
+        f"Idle with {len(clients)} connected: server CPU {share:.2f} % of one core over "
+        f"{idle_span:.0f} s ({idle_cpu / idle_span / max(1, len(clients)) * 1e6:.1f} µs/s per "
+        f"client), RSS {rss_mb(pids):.0f} MB in {len(pids)} processes"
+    )
+
+    # Moves at a steady rate, each by the player on turn.
+    codes = [room["code"] for room in rooms]
+    cookies = {
+        (room["code"], seat): visitor_cookie(visitor)
+        for room in rooms
+        for seat, visitor in enumerate(room["visitors"])
+    }
+    busy: set[str] = set()
+    move_errors = []
+    applied = 0
+    choose = sync_to_async(choose_move, thread_sensitive=True)
+
+    async def move(code):
+        nonlocal applied
+        try:
+            chosen = await choose(code)
+            if chosen is None:
+                return
+            seat, version, value = chosen
+            sent = time.monotonic()
+            pending[(code, version + 1)] = {"seat": seat, "sent": sent}
+            reply = await http.post(
+                f"/spiele/alpaka/raum/{code}/aktion/",
+                data={"aktion": value, "version": version},
+                headers={
+                    "HX-Request": "true",
+                    "X-CSRFToken": CSRF,
+                    "Cookie": cookies[(code, seat)],
+                },
+            )
+            if reply.status_code >= 500:
+                move_errors.append(reply.status_code)
+            elif reply.headers.get("X-Room-Version") == str(version + 1):
+                applied += 1
+        except httpx.HTTPError as error:
+            move_errors.append(repr(error))
+        finally:
+            busy.discard(code)
+
+    cpu_before, clock = cpu_seconds(pids), time.monotonic()
+    tasks = []
+    for _ in range(args.actions):
+        free = [code for code in codes if code not in busy]
+        code = random.choice(free)
+        busy.add(code)
+        tasks.append(asyncio.create_task(move(code)))
+        await asyncio.sleep(1 / args.rate)
+    await asyncio.wait_for(asyncio.gather(*tasks), 60)
+    await asyncio.sleep(2)  # the last notices and fetches
+    span = time.monotonic() - clock
+    busy_cpu = (cpu_seconds(pids) - cpu_before) / span * 100
+    expected = applied * (len(rooms[0]["visitors"]) - 1)
+    print(
+        f"Moves: {applied} applied of {args.actions} sent at {args.rate}/s "
+        f"(5xx or errors: {len(move_errors)}); server CPU {busy_cpu:.0f} % of one core"
+    )
+    print(f"  push latency (move sent → notice at every other player): {summary(push_ms)}")
+    print(f"  update latency (→ the player's own table fetched): {summary(view_ms)}")
+    print(
+        f"  notices expected {expected}, received {len(push_ms)}; fetch errors: {len(fetch_errors)}"
+    )
+    for client in clients:
+        client.task.cancel()
+    await http.aclose()
+    return {"push": push_ms, "view": view_ms, "idle_cpu_percent": share}
+
+
+async def race_phase(port, server):
+    """50 clients, one room: a join rush, then the same move from 50 connections at once."""
+    import httpx
+    from asgiref.sync import sync_to_async
+
+    from games.play import definition as engines
+    from rooms import services
+    from rooms.models import Room
+
+    engine = engines.get("alpaka")
+    visitors = [f"race-{n}-{secrets.token_hex(4)}" for n in range(RACE_CLIENTS)]
+    room = await sync_to_async(services.create_room)(engine, visitors[0], "Hanna", {})
+    code = room.code
+    cookies = [visitor_cookie(v) for v in visitors]
+    streams = [
+        StreamClient(port, f"/spiele/alpaka/raum/{code}/live/", cookie, lambda *a: None).start()
+        for cookie in cookies
+    ]
+    await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in streams)), 60)
+    http = httpx.AsyncClient(
+        base_url=f"http://127.0.0.1:{port}",
+        limits=httpx.Limits(max_connections=RACE_CLIENTS * 2, keepalive_expiry=1.0),
+        timeout=30,
+    )
+    statuses: list[int] = []
+    applied = 0
+
+    async def post(index, suffix, data):
+        nonlocal applied
+        try:
+            reply = await http.post(
+                f"/spiele/alpaka/raum/{code}/{suffix}",
+                data=data,
+                headers={"HX-Request": "true", "X-CSRFToken": CSRF, "Cookie": cookies[index]},
+            )
+        except httpx.HTTPError:
+            statuses.append(0)  # no answer at all
+            return
+        statuses.append(reply.status_code)
+        if reply.status_code == 200 and 'class="notice room-note"' not in reply.text:
+            applied += 1
+
+    start_version = (await sync_to_async(Room.objects.get)(code=code)).version
+    await asyncio.gather(
+        *(post(i, "beitreten/", {"name": f"Spieler {i}"}) for i in range(1, RACE_CLIENTS))
+    )
+    joined = applied
+    await post(0, "starten/", {})
+    rounds = 0
+    for _ in range(RACE_ROUNDS):
+        chosen = await sync_to_async(choose_move)(code)
+        if chosen is None:
+            break
+        seat, version, value = chosen
+        room_now = await sync_to_async(Room.objects.get)(code=code)
+        on_turn = await sync_to_async(
+            lambda: room_now.seats.get(number=seat).visitor  # noqa: B023 - awaited at once
+        )()
+        mover = visitors.index(on_turn)
+        data = {"aktion": value, "version": version}
+        # Half the connections are the player on turn (a double-click storm), half the others.
+        senders = [mover if i % 2 else i for i in range(RACE_CLIENTS)]
+        await asyncio.gather(*(post(i, "aktion/", data) for i in senders))
+        rounds += 1
+    final = (await sync_to_async(Room.objects.get)(code=code)).version
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(s.latest < final for s in streams):
+        await asyncio.sleep(0.1)
+    behind = sum(s.latest < final for s in streams)
+    errors = sum(status >= 500 for status in statuses)
+    unanswered = statuses.count(0)
+    print(
+        f"Race, {RACE_CLIENTS} clients on one room: {joined} of {RACE_CLIENTS - 1} joined at once "
+        f"(room for {engine.max_players - 1}); {rounds} rounds of the same move sent "
+        f"{RACE_CLIENTS}× at once"
+    )
+    print(
+        f"  applied changes {applied}, versions {final - start_version}"
+        f" → lost updates {final - start_version - applied}; 5xx {errors} of {len(statuses)}"
+        f" (no answer: {unanswered}); "
+        f"streams behind the final version {behind} of {len(streams)}"
+    )
+    await http.aclose()
+    # A deploy: SIGTERM with every stream open. The streams end at once (rooms.live), so
+    # the workers exit without waiting for gunicorn's kill.
+    stopped = await asyncio.to_thread(stop_server, server)
+    ended = sum(stream.task.done() for stream in streams)
+    print(
+        f"Stop (SIGTERM) with {len(streams)} streams open: {stopped:.1f} s, {ended} streams ended"
+    )
+    return {
+        "lost": final - start_version - applied,
+        "5xx": errors + unanswered,
+        "behind": behind,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=1000)
+    parser.add_argument("--rooms", type=int, default=250)
+    parser.add_argument("--idle", type=float, default=20)
+    parser.add_argument("--actions", type=int, default=600)
+    parser.add_argument("--rate", type=float, default=20)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--sqlite", action="store_true")
+    args = parser.parse_args()
+
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.RedisError as error:
+        print(f"Redis not reachable at {REDIS_URL} ({error}): live updates need it; skipped.")
+        return 0
+    use_postgres = not args.sqlite and postgres_available()
+    tmp = tempfile.mkdtemp(prefix="bench-live-")
+    prefix = f"bench-live-{secrets.token_hex(4)}"
+    env = {
+        "DJANGO_SECRET_KEY": SECRET,  # the visitor cookies signed here must be valid there
+        "SQLITE_PATH": str(Path(tmp) / "db.sqlite3"),
+        "REDIS_URL": REDIS_URL,
+        "CACHE_KEY_PREFIX": prefix,
+        "LIVE_CHANNEL_PREFIX": f"{prefix}:live",
+    }
+    if use_postgres:
+        recreate_postgres()
+        env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{PG_NAME}"
+    print(
+        f"Database: {'PostgreSQL' if use_postgres else 'SQLite'}; gunicorn with {args.workers} "
+        f"uvicorn workers; {os.cpu_count()} cores shared with the clients"
+    )
+    server = None
+    try:
+        setup_django(env)
+        players = max(2, min(6, args.clients // args.rooms))
+        started = time.monotonic()
+        rooms = make_rooms(args.rooms, players)
+        print(
+            f"Setup: {len(rooms)} rooms of {players} players in {time.monotonic() - started:.0f} s"
+        )
+        port = free_port()
+        server = start_server(port, env, args.workers, str(Path(tmp) / "gunicorn.log"))
+        asyncio.run(load_phase(args, port, rooms, server.pid))
+        race = asyncio.run(race_phase(port, server))
+        server = None
+        return 1 if race["lost"] or race["5xx"] or race["behind"] else 0
+    finally:
+        if server is not None:
+            stop_server(server)
+        from django.db import connections
+
+        connections.close_all()
+        if use_postgres:
+            recreate_postgres(drop_only=True)
+        with _suppress(redis.RedisError):
+            client = redis.Redis.from_url(REDIS_URL)
+            for key in client.scan_iter(match=f"{prefix}*", count=500):
+                client.delete(key)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
