@@ -127,7 +127,12 @@ def test_the_demo_never_shows_the_bots_hands(client, alpaka_game, seed, clock):
     row.state, row.bot_due, row.log = game, None, []
     row.save()
     for html in (
-        text(client.get("/spiele/alpaka/")),
+        # The game page loads its demo region after itself (htmx); the full-screen page.
+        text(
+            client.get(
+                "/spiele/alpaka/demo/?zurueck=/spiele/alpaka/", headers={"HX-Request": "true"}
+            )
+        ),
         text(client.get("/spiele/alpaka/demo/")),
         text(
             client.post(
