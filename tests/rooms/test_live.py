@@ -481,3 +481,47 @@ def test_the_deadline_loop_pushes_a_bot_move_when_it_falls_due(live_redis, alpak
     room.refresh_from_db()
     assert room.version > shown
     assert any(entry["v"] > shown for entry in room.log)  # the bot's move is in the log
+
+
+def test_the_loop_makes_a_demos_due_bot_move_and_pushes_it_to_the_reader(
+    live_redis, alpaka_row, frozen, seeded
+):
+    """The reader's page only listens: the bots' move is made by the loop and announced."""
+    from django.utils import timezone
+
+    from games import demo_service
+    from games.models import DemoGame
+    from games.play import driver
+
+    frozen["now"] = timezone.now().replace(microsecond=0)
+    definition = engines.get("alpaka")
+    visitor = "reader-live"
+    create = driver.creator(definition)
+
+    def perform(action):
+        return demo_service.perform(
+            visitor, "alpaka", action, create=create, expected_version=None, bump_version=False
+        )
+
+    perform(driver.start_action(definition, {"bots": "1", "variant": "klassisch", "target": "40"}))
+    row = DemoGame.objects.get(visitor=visitor)
+    while row.bot_due is None:  # the reader begins: a move, then the bot is due
+        legal = alpaka.legal_actions(row.state, driver.YOU)
+        action = next((a for a in legal if a["type"] in ("play", "draw")), legal[0])
+        value = f"play:{action['card']}" if action["type"] == "play" else action["type"]
+        perform(driver.act_action(definition, {"aktion": value}))
+        row.refresh_from_db()
+
+    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    pubsub = client.pubsub()
+    pubsub.subscribe(live.full_channel(live.demo_channel("alpaka", visitor)))
+    assert pubsub.get_message(timeout=WAIT)["type"] == "subscribe"
+
+    frozen["now"] = row.bot_due
+    before = row.version
+    _race(deadline_loop.run_once)  # two loops, one move
+    row.refresh_from_db()
+    assert row.version == before + 1
+    message = pubsub.get_message(ignore_subscribe_messages=True, timeout=WAIT)
+    assert message["data"] == str(row.version)
+    pubsub.close()
