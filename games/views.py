@@ -1,3 +1,4 @@
+from functools import cache, partial
 from urllib.parse import urlencode
 
 from django.db.models import Prefetch
@@ -14,7 +15,8 @@ from games.models import Edition, Game
 from games.play import definition as registry
 from games.play import views as demo_views
 from rules.models import Section
-from rules.publishing import article_for_page
+from rules.publishing import PublishedArticle, article_for_page
+from site_config import content_versions
 from site_config.page_cache import PER_VISITOR_CACHE_CONTROL, cached_page, code_stamp
 from sleeves.selectors import box_for
 
@@ -71,6 +73,41 @@ def play_context(request, game, with_state: bool = False) -> dict:
     return context
 
 
+def _article_parts_key(game, article) -> str:
+    """What identifies the rendered parts of a published article (templatetags/page_parts).
+
+    The article's id and version, a hash of the published snapshot (what the parts
+    show; robust against a snapshot changed without a new version), the code and the
+    game's slug (in the examples' step links) name its rendered sections. Another
+    game's edit leaves them as they are. A working copy (staff) is never kept.
+    """
+    if not isinstance(article, PublishedArticle):
+        return ""
+    return ":".join(
+        (
+            code_stamp(),
+            "article",
+            str(article.pk),
+            str(article.published_version),
+            article.content_digest,
+            game.slug,
+        )
+    )
+
+
+def _shared_parts_keys(game) -> dict:
+    """Keys of the parts that read rows beyond the game's own (templatetags/page_parts):
+    similar games and statistics (every game), the sleeve box (the sleeve catalogue and
+    the game's editions). Each is keyed by the version of the tables it reads."""
+    games_version, sleeves_version = content_versions.versions("games", "sleeves").split(".")
+    own = f"{code_stamp()}:{game.pk}:{game.slug}:{game.updated_at.isoformat()}"
+    return {
+        "similar_key": f"{own}:similar:{games_version}",
+        "statistics_key": f"{own}:statistics:{games_version}",
+        "sleeves_key": f"{own}:sleeves:{sleeves_version}",
+    }
+
+
 @require_safe
 @cached_page
 def game_detail(request, slug):
@@ -100,9 +137,12 @@ def game_detail(request, slug):
         "is_preview": not game.is_published
         or (article_page.is_working_copy and not article_page.has_public_version),
         "article_page": article_page,
-        "sleeves": box_for(game),
+        # Drawn only when the sleeve box's part is not kept (the template calls it once).
+        "sleeves": cache(partial(box_for, game)),
         # Worked examples drawn by the engine are kept by content and code (examples.html).
         "code_stamp": code_stamp(),
+        "parts_key": _article_parts_key(game, article),
+        **_shared_parts_keys(game),
     }
     context.update(game_page_context(request, game, article, sections, demo))
     response = render(request, "games/game_detail.html", context)

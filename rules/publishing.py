@@ -8,7 +8,10 @@ the site with a preview banner and can switch to the public version.
 """
 
 import datetime
+import hashlib
+import json
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.db import transaction
 from django.db.models import prefetch_related_objects
@@ -115,6 +118,7 @@ class PublishedArticle:
         self.status = article.status
         self.published_at = article.published_at
         self.published_version = article.published_version
+        self._snapshot = snapshot
         for name in SOURCE_FIELDS:
             setattr(self, name, snapshot["source"].get(name))
         if self.rulebook_read_on:
@@ -123,6 +127,12 @@ class PublishedArticle:
         self.examples = _Parts(WorkedExample(**data) for data in snapshot["examples"])
         self.mistakes = _Parts(CommonMistake(**data) for data in snapshot["mistakes"])
         self.questions = _Parts(FrequentQuestion(**data) for data in snapshot.get("questions", []))
+
+    @cached_property
+    def content_digest(self) -> str:
+        """A hash of what this version shows: keys its rendered parts (games/views.py)."""
+        text = json.dumps(self._snapshot, separators=(",", ":"), sort_keys=True)
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,8 @@ from django.db import transaction
 from django.http import HttpResponse
 from django.urls import Resolver404, resolve, reverse
 
+from site_config import content_versions
+
 GENERATION_KEY = "pagecache:generation"
 HIT_HEADER = "X-Page-Cache"
 # Readers' browsers and shared caches may keep a public page this long (then revalidate
@@ -306,6 +308,7 @@ class PageCacheMiddleware:
             # Admin actions may change rows with QuerySet.update(), which sends no signal.
             # The view's transaction is over here, so one bump is enough.
             _bump()
+            content_versions.bump_all()
         return response
 
 

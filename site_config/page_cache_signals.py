@@ -8,6 +8,7 @@ rooms never do: they live in fragments, not in cached pages.
 
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
+from site_config import content_versions
 from site_config.page_cache import bump_generation
 
 CONTENT_APPS = {"games", "rules", "sleeves"}
@@ -27,11 +28,13 @@ def content_changed(sender, **kwargs) -> None:
         return
     if shows_on_pages(sender):
         bump_generation()
+        content_versions.bump_for(sender)
 
 
 def relation_changed(sender, action, **kwargs) -> None:
     if action.startswith("post_") and shows_on_pages(sender):
         bump_generation()
+        content_versions.bump_for(sender)
 
 
 post_save.connect(content_changed, dispatch_uid="page_cache.post_save")
