@@ -7,9 +7,12 @@ against a fresh PostgreSQL database (127.0.0.1:5432, dropped afterwards) and Red
 (127.0.0.1:6379, own key prefix), loads the shipped content, then runs wrk (Debian's
 `wrk`, 32 connections, bounded in time) against a static file, two rule pages, the
 catalogue and the Sleeve-Finder, taking turns for a few rounds, and prints the mean
-requests/s and the ratio to the static file. Then, one request at a time, the median time of a cache
-miss (the page generation bumped before every request, as after an editor's change)
-and of a hit. The server is stopped at the end, also on errors.
+requests/s and the ratio to the static file. Then, one request at a time, the server time
+of a cache miss (median; the page generation bumped before every request, as after an
+editor's change to another game or an eviction: the page is rendered, but the workers
+and the rendered parts of the unchanged content are warm), of a hit, and the cold
+time (the first request of each page right after the server started, as after a
+deploy). The server is stopped at the end, also on errors.
 
 Goals (issue 12): a cached rule page ≥ 0.9× the static file; a miss ≤ 8 ms median.
 """
@@ -245,18 +248,35 @@ def main() -> int:
         log_path = Path(static_root, "access.log")
         with log_path.open("w") as log:
             server = start_server({**env, "BENCH_GENERATION_SECONDS": "0"}, base + static_path, log)
+            # Cold: the first request of each page right after a start (as after a deploy:
+            # new code stamp, so no page and no rendered part of the old code is used).
+            cold = {}
+            for path in PAGES:
+                _timings, cold_ids = timed_requests(base, path, 1, env, miss=True)
+                cold[path] = cold_ids
+            # Then every worker draws each page's parts once; a miss below is a page not in
+            # the page cache (generation bumped, as after an editor's change to another game
+            # or an eviction) with warm processes and warm parts.
+            for path in PAGES:
+                timed_requests(base, path, 16, env, miss=True)
             print(f"\nOne request at a time, {args.misses} each: median ms, server (client)")
-            print(f"{'URL':45} {'miss':>17} {'hit':>17}")
+            print(f"{'URL':45} {'miss':>17} {'hit':>17} {'cold':>8}")
             for path in PAGES:
                 misses, miss_ids = timed_requests(base, path, args.misses, env, miss=True)
                 hits, hit_ids = timed_requests(base, path, args.misses, env, miss=False)
                 time.sleep(0.5)  # the workers' last log lines
                 miss_server = server_times(log_path, miss_ids)
                 hit_server = server_times(log_path, hit_ids)
+                cold_server = server_times(log_path, cold[path])
                 print(
                     f"{path:45} {median_or_dash(miss_server):>7} ({statistics.median(misses):6.2f})"
                     f" {median_or_dash(hit_server):>7} ({statistics.median(hits):6.2f})"
+                    f" {median_or_dash(cold_server):>8}"
                 )
+            print(
+                "miss: not in the page cache, workers and rendered parts warm; "
+                "cold: first request after the start"
+            )
     finally:
         if server is not None:
             stop_server(server)
