@@ -43,6 +43,17 @@ def enabled() -> bool:
     return bool(getattr(settings, "LIVE_REDIS_URL", ""))
 
 
+# Set by site_config/asgi.py: this process answers the streams (its pages may link them,
+# although the pages themselves run through Django's WSGI handler there).
+serves_streams = False
+
+
+def streams_for(request) -> bool:
+    """Whether a page rendered for ``request`` gets a stream (else it polls): Redis is
+    configured and this server is an ASGI one (``runserver`` and sync workers are not)."""
+    return enabled() and request is not None and (serves_streams or hasattr(request, "scope"))
+
+
 def _prefix() -> str:
     return getattr(settings, "LIVE_CHANNEL_PREFIX", "kartenregeln:live")
 

@@ -10,7 +10,7 @@ register = template.Library()
 def _streams(request) -> bool:
     # Streams need an ASGI server (gunicorn with uvicorn workers); `runserver` and
     # sync workers serve the page with polling only.
-    return live.enabled() and request is not None and hasattr(request, "scope")
+    return live.streams_for(request)
 
 
 @register.simple_tag
