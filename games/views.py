@@ -36,13 +36,18 @@ def catalogue(request):
     return render(request, "games/catalogue.html", context)
 
 
-def _game_for(request, slug, with_votes=False):
+def _game_for(request, slug, with_votes=False, for_page=False):
     games = Game.objects.visible_to(request.user).prefetch_related(
-        "publishers",
-        "authors",
-        "illustrators",
-        Prefetch("editions", queryset=Edition.objects.select_related("publisher")),
+        "publishers", "authors", "illustrators"
     )
+    if for_page:
+        # The article rides along (article_for_page uses it); the editions are read only
+        # when their part of the page is drawn (editions_of).
+        games = games.select_related("article")
+    else:
+        games = games.prefetch_related(
+            Prefetch("editions", queryset=Edition.objects.select_related("publisher"))
+        )
     if with_votes:
         # Average and count ride along in the game query; the reader's own stars are a
         # fragment (feedback), never part of the cached page.
@@ -95,6 +100,10 @@ def _article_parts_key(game, article) -> str:
     )
 
 
+def _editions_of(game) -> list[Edition]:
+    return list(game.editions.select_related("publisher"))
+
+
 def _shared_parts_keys(game) -> dict:
     """Keys of the parts that read rows beyond the game's own (templatetags/page_parts):
     similar games and statistics (every game), the sleeve box (the sleeve catalogue and
@@ -105,6 +114,8 @@ def _shared_parts_keys(game) -> dict:
         "similar_key": f"{own}:similar:{games_version}",
         "statistics_key": f"{own}:statistics:{games_version}",
         "sleeves_key": f"{own}:sleeves:{sleeves_version}",
+        # Editions and their publishers count to the sleeves' group (they name variants).
+        "editions_key": f"{own}:editions:{sleeves_version}",
     }
 
 
@@ -116,7 +127,7 @@ def game_detail(request, slug):
     Per-visitor parts (the demo, the reader's own stars, „Mitspieler finden“) are
     fragments the page loads afterwards (``includes/fragment.html``).
     """
-    game = _game_for(request, slug, with_votes=True)
+    game = _game_for(request, slug, with_votes=True, for_page=True)
     # Readers get the published snapshot, staff the working copy (rules/publishing.py).
     article_page = article_for_page(request, game)
     article = article_page.article
@@ -139,6 +150,7 @@ def game_detail(request, slug):
         "article_page": article_page,
         # Drawn only when the sleeve box's part is not kept (the template calls it once).
         "sleeves": cache(partial(box_for, game)),
+        "editions": cache(partial(_editions_of, game)),
         # Worked examples drawn by the engine are kept by content and code (examples.html).
         "code_stamp": code_stamp(),
         "parts_key": _article_parts_key(game, article),

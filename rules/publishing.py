@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
+from games.models import Game
 from rules.models import CommonMistake, FrequentQuestion, RulesArticle, Section, WorkedExample
 
 SNAPSHOT_FORMAT = 1
@@ -156,7 +157,10 @@ def article_for_page(request, game) -> ArticlePage:
     Readers cost one query (the article row carries its snapshot); staff pay for
     the prefetch of the live parts.
     """
-    article = RulesArticle.objects.filter(game=game).first()
+    if Game.article.is_cached(game):  # select_related("article") by the caller
+        article = getattr(game, "article", None)
+    else:
+        article = RulesArticle.objects.filter(game=game).first()
     if article is None:
         return ArticlePage(None)
     has_public = article.is_published and article.published_snapshot is not None

@@ -153,15 +153,22 @@ _known = _KnownGeneration()
 _local = _LocalPages(max_bytes=32 * 1024 * 1024)
 
 
-def bump_generation() -> None:
+def bump_generation(changed_model=None) -> None:
     """Every stored page is a miss from now on.
 
     Bumped at once and again after the transaction commits: a page rendered in
     between (still reading the old rows) is stored under the first bump's
-    generation and dropped by the second.
+    generation and dropped by the second. With ``changed_model`` (the signals), only
+    the rendered parts that read that table are drawn again; without it (a change
+    that sent no signal), all parts kept by content versions are.
     """
     _bump()
     transaction.on_commit(_bump)
+    if changed_model is None:
+        content_versions.bump_all()
+        transaction.on_commit(content_versions.bump_all)
+    else:
+        content_versions.bump_for(changed_model)
 
 
 CODE_SUFFIXES = {".py", ".html", ".css", ".js", ".svg", ".json", ".txt"}

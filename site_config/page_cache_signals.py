@@ -8,7 +8,6 @@ rooms never do: they live in fragments, not in cached pages.
 
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
-from site_config import content_versions
 from site_config.page_cache import bump_generation
 
 CONTENT_APPS = {"games", "rules", "sleeves"}
@@ -27,14 +26,12 @@ def content_changed(sender, **kwargs) -> None:
     if kwargs.get("raw"):  # loading fixtures
         return
     if shows_on_pages(sender):
-        bump_generation()
-        content_versions.bump_for(sender)
+        bump_generation(sender)
 
 
 def relation_changed(sender, action, **kwargs) -> None:
     if action.startswith("post_") and shows_on_pages(sender):
-        bump_generation()
-        content_versions.bump_for(sender)
+        bump_generation(sender)
 
 
 post_save.connect(content_changed, dispatch_uid="page_cache.post_save")
