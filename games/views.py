@@ -30,7 +30,9 @@ def catalogue(request):
         Game.objects.visible_to(request.user).prefetch_related("publishers", "authors")
     )
     games = with_vote_stats(games)
-    context = {"form": form, "games": games}
+    # An unbound filter form renders the same for every reader (templatetags/page_parts).
+    form_key = "" if form.is_bound else f"{code_stamp()}:catalogue-form"
+    context = {"form": form, "games": games, "form_key": form_key}
     if request.htmx:
         return render(request, "games/catalogue.html#results", context)
     return render(request, "games/catalogue.html", context)
