@@ -439,7 +439,11 @@ async def load_phase(args, port, rooms, server_pids):
         tasks.append(asyncio.create_task(move(code)))
         await asyncio.sleep(1 / args.rate)
     await asyncio.wait_for(asyncio.gather(*tasks), 60)
-    await asyncio.sleep(2)  # the last notices and fetches
+    # The last notices and fetches (a saturated server may still be working on them).
+    others = len(rooms[0]["visitors"]) - 1
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and len(view_ms) < applied * others:
+        await asyncio.sleep(0.2)
     span = time.monotonic() - clock
     busy_cpu = (cpu_seconds(pids) - cpu_before) / span * 100
     expected = applied * (len(rooms[0]["visitors"]) - 1)
