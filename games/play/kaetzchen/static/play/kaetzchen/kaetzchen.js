@@ -630,16 +630,34 @@
     });
     root.addEventListener("htmx:beforeSwap", function () { clearTimer(); if (run) run.skip(); });
 
+    htmx.onLoad(onNewContent);
+  }
+
+  function onNewContent(element) {
+    var newBoard = element.id === "kz-game" ? element : element.querySelector && element.querySelector("#kz-game");
+    if (!newBoard || newBoard === board) return;
+    var firstLoad = board === null;
+    var hadFocus = !firstLoad && (document.activeElement === document.body || !document.activeElement);
+    setUp(newBoard, firstLoad);
+    if (hadFocus && !openDialog()) {
+      var target = document.getElementById("kz-flip");
+      (target && !target.disabled ? target : newBoard).focus({ preventScroll: true });
+    }
+  }
+
+  // The game page loads its (per-visitor) demo region after itself, this script with it:
+  // its board may have been swapped in (and its htmx:load fired) before the script ran.
+  // On the full-screen page htmx's first load event comes first and this is a no-op.
+  function boot() {
+    init();
+    if (root) {
+      window.setTimeout(function () { onNewContent(root); }, 0);
+      return;
+    }
     htmx.onLoad(function (element) {
-      var newBoard = element.id === "kz-game" ? element : element.querySelector && element.querySelector("#kz-game");
-      if (!newBoard || newBoard === board) return;
-      var firstLoad = board === null;
-      var hadFocus = !firstLoad && (document.activeElement === document.body || !document.activeElement);
-      setUp(newBoard, firstLoad);
-      if (hadFocus && !openDialog()) {
-        var target = document.getElementById("kz-flip");
-        (target && !target.disabled ? target : newBoard).focus({ preventScroll: true });
-      }
+      if (root) return;
+      init();
+      if (root) onNewContent(element);
     });
   }
 
@@ -647,6 +665,6 @@
   document.addEventListener("click", onClick, true);
   document.addEventListener("keydown", onKeyDown);
   document.addEventListener("keyup", onKeyUp, true);
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
-  else init();
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
+  else boot();
 })();
