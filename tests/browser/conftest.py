@@ -53,6 +53,39 @@ def page(browser, live_server):
     assert console_errors == [], f"Console errors (e.g. CSP violations): {console_errors}"
 
 
+def strict_windows(browser, base_url):
+    """Browser windows with their own cookies (one per player); console errors, uncaught
+    script errors and requests to other hosts fail the test when it ends."""
+    contexts, problems = [], []
+
+    def open_(viewport):
+        context = browser.new_context(viewport=viewport, locale="de-DE", base_url=base_url)
+        context.grant_permissions(["clipboard-read", "clipboard-write"])
+        page = context.new_page()
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        page.on(
+            "request",
+            lambda r: (
+                problems.append(r.url)
+                if not r.url.startswith((base_url, "data:", "about:"))
+                else None
+            ),
+        )
+        contexts.append(context)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+    assert problems == []
+
+
+@pytest.fixture
+def open_browser(browser, live_server):
+    yield from strict_windows(browser, live_server.url)
+
+
 def assert_accessible(page):
     """axe-core (bundled with axe-playwright-python): no serious or critical violations."""
     from axe_playwright_python.sync_playwright import Axe

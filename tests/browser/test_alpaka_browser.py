@@ -25,34 +25,6 @@ def alpaka(monkeypatch):
     return game
 
 
-@pytest.fixture
-def open_browser(browser, live_server):
-    """New browser windows (own cookies) that fail the test on console errors or foreign requests."""
-    contexts = []
-    problems = []
-
-    def open_(viewport):
-        context = browser.new_context(viewport=viewport, locale="de-DE", base_url=live_server.url)
-        context.grant_permissions(["clipboard-read", "clipboard-write"])
-        page = context.new_page()
-        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-        page.on(
-            "request",
-            lambda r: (
-                problems.append(r.url)
-                if not r.url.startswith((live_server.url, "data:", "about:"))
-                else None
-            ),
-        )
-        contexts.append(context)
-        return page
-
-    yield open_
-    for context in contexts:
-        context.close()
-    assert problems == []
-
-
 def test_two_players_create_join_play_a_round_and_confirm(alpaka, open_browser):
     anna = open_browser(DESKTOP)
     anna.goto("/spiele/alpaka/raum/neu/")

@@ -25,33 +25,6 @@ def alpaka(db):
     return game
 
 
-@pytest.fixture
-def open_browser(browser, live_server):
-    """New browser windows (own cookies) that fail the test on console errors or foreign requests."""
-    contexts = []
-    problems = []
-
-    def open_(viewport):
-        context = browser.new_context(viewport=viewport, locale="de-DE", base_url=live_server.url)
-        page = context.new_page()
-        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-        page.on(
-            "request",
-            lambda r: (
-                problems.append(r.url)
-                if not r.url.startswith((live_server.url, "data:", "about:"))
-                else None
-            ),
-        )
-        contexts.append(context)
-        return page
-
-    yield open_
-    for context in contexts:
-        context.close()
-    assert problems == []
-
-
 def no_horizontal_overflow(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
+from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot, strict_windows
 from tests.servers.conftest import AppServer, backends  # noqa: F401  (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.servers]
@@ -31,27 +31,7 @@ def push_server(backends, tmp_path):  # noqa: F811
 @pytest.fixture
 def windows(browser, push_server):
     """Browser windows with their own cookies; console errors and foreign requests fail."""
-    contexts, problems = [], []
-
-    def open_(viewport):
-        context = browser.new_context(viewport=viewport, locale="de-DE", base_url=push_server.url)
-        page = context.new_page()
-        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-        page.on(
-            "request",
-            lambda r: (
-                problems.append(r.url)
-                if not r.url.startswith((push_server.url, "data:", "about:"))
-                else None
-            ),
-        )
-        contexts.append(context)
-        return page
-
-    yield open_
-    for context in contexts:
-        context.close()
-    assert problems == []
+    yield from strict_windows(browser, push_server.url)
 
 
 def _stream_works(page) -> None:

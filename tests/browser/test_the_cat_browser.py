@@ -48,34 +48,6 @@ def frozen():
     game_clock.set_clock(None)
 
 
-@pytest.fixture
-def open_browser(browser, live_server):
-    """New browser windows (own cookies) that fail the test on console errors or foreign requests."""
-    contexts = []
-    problems = []
-
-    def open_(viewport):
-        context = browser.new_context(viewport=viewport, locale="de-DE", base_url=live_server.url)
-        page = context.new_page()
-        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda error: problems.append(str(error)))
-        page.on(
-            "request",
-            lambda r: (
-                problems.append(r.url)
-                if not r.url.startswith((live_server.url, "data:", "about:"))
-                else None
-            ),
-        )
-        contexts.append(context)
-        return page
-
-    yield open_
-    for context in contexts:
-        context.close()
-    assert problems == []
-
-
 def shot(page, name, selector=".cat"):
     """Like ``screenshot``, but only the table (the full page is mostly article)."""
     directory = os.environ.get("SCREENSHOT_DIR")
