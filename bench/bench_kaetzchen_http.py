@@ -21,6 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import percentile  # noqa: E402
+
 
 def setup_django(db_path: str) -> None:
     os.environ["DJANGO_SETTINGS_MODULE"] = "site_config.settings.test"
@@ -34,11 +36,6 @@ def setup_django(db_path: str) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def bench_flips(count: int) -> None:

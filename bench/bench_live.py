@@ -31,17 +31,17 @@ import os
 import random
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
-import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.common import free_port, percentile, postgres_available, recreate_postgres, setup_django  # noqa: E402
 
 PG_NAME = "bench_live"
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -52,44 +52,6 @@ RACE_ROUNDS = 20
 
 
 # --- Setup ---------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def postgres_available() -> bool:
-    try:
-        import psycopg
-
-        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", connect_timeout=3):
-            return True
-    except Exception:
-        return False
-
-
-def recreate_postgres(drop_only: bool = False) -> None:
-    import psycopg
-
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {PG_NAME} WITH (FORCE)")
-        if not drop_only:
-            conn.execute(f"CREATE DATABASE {PG_NAME}")
-
-
-def setup_django(env: dict) -> None:
-    os.environ["DJANGO_SETTINGS_MODULE"] = "site_config.settings.test"
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.update(env)
-    import django
-
-    warnings.filterwarnings("ignore", message="No directory at")
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 def make_rooms(count: int, players: int) -> list[dict]:
@@ -284,11 +246,6 @@ class StreamClient:
     def start(self):
         self.task = asyncio.create_task(self.run())
         return self
-
-
-def percentile(values, share):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
 def summary(values_ms):
@@ -588,7 +545,7 @@ def main() -> int:
         "LIVE_CHANNEL_PREFIX": f"{prefix}:live",
     }
     if use_postgres:
-        recreate_postgres()
+        recreate_postgres(PG_NAME)
         env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{PG_NAME}"
     print(
         f"Database: {'PostgreSQL' if use_postgres else 'SQLite'}; gunicorn with {args.workers} "
@@ -616,7 +573,7 @@ def main() -> int:
 
         connections.close_all()
         if use_postgres:
-            recreate_postgres(drop_only=True)
+            recreate_postgres(PG_NAME, drop_only=True)
         with _suppress(redis.RedisError):
             client = redis.Redis.from_url(REDIS_URL)
             for key in client.scan_iter(match=f"{prefix}*", count=500):

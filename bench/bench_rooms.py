@@ -29,11 +29,12 @@ import sys
 import tempfile
 import threading
 import time
-import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.common import free_port, percentile, recreate_postgres, setup_django  # noqa: E402
 
 ROOMS = 25
 PLAYERS_PER_ROOM = 4
@@ -46,34 +47,6 @@ def database_env(args, db_path: str) -> dict:
     if args.postgres:
         env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{PG_NAME}"
     return env
-
-
-def recreate_postgres() -> None:
-    import psycopg
-
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {PG_NAME}")
-        conn.execute(f"CREATE DATABASE {PG_NAME}")
-
-
-def drop_postgres() -> None:
-    import psycopg
-
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {PG_NAME} WITH (FORCE)")
-
-
-def setup_django(env: dict) -> None:
-    os.environ["DJANGO_SETTINGS_MODULE"] = "site_config.settings.test"
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.update(env)
-    import django
-
-    warnings.filterwarnings("ignore", message="No directory at")
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 def make_rooms() -> list[tuple[str, int]]:
@@ -142,17 +115,6 @@ def in_process(rooms: list[tuple[str, int]], repeats: int) -> None:
         changed.append(time.perf_counter() - start)
     assert response.status_code == 200
     print(f"Changed poll (table re-rendered): median {statistics.median(changed) * 1000:.2f} ms")
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def start_gunicorn(port: int, env: dict, log_path: str) -> subprocess.Popen:
@@ -310,7 +272,7 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         if args.postgres:
-            recreate_postgres()
+            recreate_postgres(PG_NAME)
         env = database_env(args, str(Path(tmp) / "rooms.sqlite3"))
         try:
             setup_django(env)
@@ -343,7 +305,7 @@ def main() -> int:
                 from django.db import connections
 
                 connections.close_all()
-                drop_postgres()
+                recreate_postgres(PG_NAME, drop_only=True)
 
     print(f"Load, {args.clients} clients polling as fast as they can for {args.seconds:g} s:")
     print(
