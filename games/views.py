@@ -1,7 +1,7 @@
 from functools import cache, partial
 from urllib.parse import urlencode
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
@@ -39,16 +39,17 @@ def catalogue(request):
 
 
 def _game_for(request, slug, with_votes=False, for_page=False):
-    games = Game.objects.visible_to(request.user).prefetch_related(
-        "publishers", "authors", "illustrators"
-    )
+    games = Game.objects.visible_to(request.user)
     if for_page:
-        # The article rides along (article_for_page uses it); the editions are read only
-        # when their part of the page is drawn (editions_of).
+        # The article rides along (article_for_page uses it). People, publishers and
+        # editions are read only when their part of the page is drawn (page_parts).
         games = games.select_related("article")
     else:
         games = games.prefetch_related(
-            Prefetch("editions", queryset=Edition.objects.select_related("publisher"))
+            "publishers",
+            "authors",
+            "illustrators",
+            Prefetch("editions", queryset=Edition.objects.select_related("publisher")),
         )
     if with_votes:
         # Average and count ride along in the game query; the reader's own stars are a
@@ -102,6 +103,11 @@ def _article_parts_key(game, article) -> str:
     )
 
 
+def _with_people(game) -> Game:
+    prefetch_related_objects([game], "publishers", "authors", "illustrators")
+    return game
+
+
 def _editions_of(game) -> list[Edition]:
     return list(game.editions.select_related("publisher"))
 
@@ -113,12 +119,33 @@ def _shared_parts_keys(game) -> dict:
     games_version, sleeves_version = content_versions.versions("games", "sleeves").split(".")
     own = f"{code_stamp()}:{game.pk}:{game.slug}:{game.updated_at.isoformat()}"
     return {
+        # People and publishers are rows of the games group.
+        "people_key": f"{own}:people:{games_version}",
         "similar_key": f"{own}:similar:{games_version}",
         "statistics_key": f"{own}:statistics:{games_version}",
         "sleeves_key": f"{own}:sleeves:{sleeves_version}",
         # Editions and their publishers count to the sleeves' group (they name variants).
         "editions_key": f"{own}:editions:{sleeves_version}",
     }
+
+
+def _json_ld_key(request, game, context) -> str:
+    """The structured data reads the game, its people (``people_key``), the published
+    article (``parts_key``; none for a working copy), the votes' average and the
+    address the page was asked for."""
+    if not context["parts_key"]:
+        return ""
+    return ":".join(
+        (
+            context["people_key"],
+            context["parts_key"],
+            "json-ld",
+            request.scheme,
+            request.get_host(),
+            str(getattr(game, "vote_count", 0)),
+            str(getattr(game, "vote_average", "")),
+        )
+    )
 
 
 @require_safe
@@ -136,6 +163,7 @@ def game_detail(request, slug):
     play = play_context(request, game)
     demo = play["demo"]
     sections = list(article.sections.all()) if article else []
+    people = cache(partial(_with_people, game))
     context = {
         "game": game,
         "article": article,
@@ -146,7 +174,9 @@ def game_detail(request, slug):
         "demo_fragment_url": game.get_demo_url()
         + "?"
         + urlencode({"zurueck": game.get_absolute_url()}),
-        "json_ld": seo.game_json_ld(request, game, article),
+        # People and publishers are read (once) only when a part showing them is drawn.
+        "people": people,
+        "json_ld": cache(lambda: seo.game_json_ld(request, people(), article)),
         "is_preview": not game.is_published
         or (article_page.is_working_copy and not article_page.has_public_version),
         "article_page": article_page,
@@ -158,6 +188,7 @@ def game_detail(request, slug):
         "parts_key": _article_parts_key(game, article),
         **_shared_parts_keys(game),
     }
+    context["json_ld_key"] = _json_ld_key(request, game, context)
     context.update(game_page_context(request, game, article, sections, demo))
     response = render(request, "games/game_detail.html", context)
     # An opened report form carries this reader's CSRF token.

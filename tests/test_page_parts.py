@@ -138,3 +138,17 @@ def test_a_game_page_miss_with_kept_parts_needs_few_queries(
     with django_assert_max_num_queries(6):
         response = Client().get(url)
     assert response[page_cache.HIT_HEADER] == "miss"
+
+
+def test_people_and_their_structured_data_follow_an_edit_and_a_vote(two_games):
+    first, _second = two_games
+    url = first.get_absolute_url()
+    author = first.authors.first()
+    assert author.name in html(url)
+    author.name = "Neu Benannte Autorin"
+    author.save()
+    page = html(url)
+    # The facts box and the JSON-LD both show the new name (their parts read people).
+    assert page.count("Neu Benannte Autorin") == 2
+    Vote.objects.create(game=first, visitor="v1", stars=4)
+    assert '"ratingCount": 1' in html(url)
