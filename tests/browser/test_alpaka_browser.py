@@ -11,7 +11,11 @@ from playwright.sync_api import expect
 from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
 from tests.factories import make_article, make_game
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.multiplayer,
+    pytest.mark.django_db(transaction=True),
+]
 
 # With this seed Ben starts round 1 holding cards that fit; Anna has playable cards once alone.
 SEED = 4242

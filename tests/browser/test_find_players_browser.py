@@ -13,7 +13,11 @@ from rooms.models import Room
 from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
 from tests.factories import make_article, make_game
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.multiplayer,
+    pytest.mark.django_db(transaction=True),
+]
 
 POLL_WAIT = 15_000  # the list asks every 10 s
 

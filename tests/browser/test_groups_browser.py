@@ -12,7 +12,11 @@ from playwright.sync_api import expect
 from groups.models import DateOption, GameNight, Member, PlayGroup
 from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.multiplayer,
+    pytest.mark.django_db(transaction=True),
+]
 
 BERLIN = ZoneInfo("Europe/Berlin")
 

@@ -16,7 +16,11 @@ from rooms.models import Room
 from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
 from tests.factories import make_article, make_game
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.multiplayer,
+    pytest.mark.django_db(transaction=True),
+]
 
 SEED = 31
 BODY = "[data-demo-body]"

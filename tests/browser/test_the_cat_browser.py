@@ -25,7 +25,11 @@ from tests.browser.conftest import DESKTOP, PHONE, assert_accessible
 from tests.factories import make_article, make_game
 from tests.rooms.conftest import Clock
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.multiplayer,
+    pytest.mark.django_db(transaction=True),
+]
 
 DEMO = "/spiele/the-cat/demo/"
 BODY = "#the_cat-demo-body"
