@@ -58,7 +58,7 @@ lint: setup
 # real app servers (`servers`) after them in one process.
 test-suite: setup browser
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 -m "not browser and not servers" $(PYTEST_ARGS)
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m "browser or servers" $(PYTEST_ARGS)
+	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m "browser or servers" $(PYTEST_ARGS)
 
 # The tests that touch the database (CI runs them again on PostgreSQL): no pure engine
 # tests and no long property tests – those ran once already. Of the browser tests, those
@@ -66,7 +66,7 @@ test-suite: setup browser
 # app-server tests; single-reader pages ran in the browser on SQLite already.
 test-db: setup browser
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 -m "not browser and not slow and not servers" --ignore=tests/engines $(PYTEST_ARGS)
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m "multiplayer or servers" $(PYTEST_ARGS)
+	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m "multiplayer or servers" $(PYTEST_ARGS)
 
 test: lint test-suite
 

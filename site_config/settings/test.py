@@ -1,4 +1,5 @@
 import os
+import tempfile
 
 from .base import *  # noqa: F403
 
@@ -17,3 +18,12 @@ ACCESS_LOG = os.environ.get("ACCESS_LOG") == "json"
 # A tiny game that exists only in tests: it proves that a new game needs its own
 # package and this one registration, and no change to shared code.
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.takeaway"]  # noqa: F405
+
+# Browser tests (make test-suite sets SQLITE_TEST_FILE): the live server answers several
+# players from several threads. SQLite's in-memory test database runs in shared-cache
+# mode, whose table locks never wait ("database table is locked"); a file behaves like
+# production (WAL, IMMEDIATE transactions, busy timeout).
+if os.environ.get("SQLITE_TEST_FILE") and DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.path.join(tempfile.gettempdir(), f"kartenregeln-test-{os.getpid()}.sqlite3")
+    }
