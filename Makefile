@@ -54,13 +54,11 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# Unit and view tests on both cores (pytest-xdist); then the browser tests, also on both
-# cores but each file in one process (its tests share fixtures and run in order); the
-# tests that start real app servers (`servers`) last, on their own.
+# Unit and view tests on both cores (pytest-xdist); browser tests and the tests that start
+# real app servers (`servers`) after them in one process.
 test-suite: setup browser
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 -m "not browser and not servers" $(PYTEST_ARGS)
-	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 --dist loadfile -m "browser and not servers" $(PYTEST_ARGS)
-	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m servers $(PYTEST_ARGS)
+	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m "browser or servers" $(PYTEST_ARGS)
 
 # The tests that touch the database (CI runs them again on PostgreSQL): no pure engine
 # tests and no long property tests – those ran once already. Of the browser tests, those

@@ -746,7 +746,7 @@ def test_auto_speed_is_a_remembered_choice_with_shorter_animations(demo, seeds):
 @pytest.mark.slow
 def test_measure_auto_moves_per_minute(demo, seeds, capsys):
     """Not a speed goal: prints how many moves Auto makes per minute at each speed."""
-    seconds = 8  # enough to tell the three speeds apart
+    seconds = 20
     rates, latency = {}, {}
     for value, label in (
         ("normal", "normal"),
