@@ -54,16 +54,19 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# Unit and view tests on both cores (pytest-xdist); browser tests and the tests that start
-# real app servers (`servers`) after them in one process.
+# Unit and view tests on both cores (pytest-xdist); then the browser tests, also on both
+# cores but each file in one process (its tests share fixtures and run in order); last, on
+# their own, the tests that start real app servers (`servers`) and the browser tests that
+# act inside an animation's time window (`timing`), which a busy second core would shift.
 test-suite: setup browser
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 -m "not browser and not servers" $(PYTEST_ARGS)
-	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m "browser or servers" $(PYTEST_ARGS)
+	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 --dist loadfile -m "browser and not servers and not timing" $(PYTEST_ARGS)
+	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m "servers or timing" $(PYTEST_ARGS)
 
 # The tests that touch the database (CI runs them again on PostgreSQL): no pure engine
 # tests and no long property tests – those ran once already. Of the browser tests, those
 # where several players write to one table or list at once (marker multiplayer) and the
-# app-server tests; single-reader pages ran in the browser on SQLite already.
+# app-server tests; single-player demos and pages ran in the browser on SQLite already.
 test-db: setup browser
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 -m "not browser and not slow and not servers" --ignore=tests/engines $(PYTEST_ARGS)
 	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m "multiplayer or servers" $(PYTEST_ARGS)

@@ -13,7 +13,6 @@ from tests.factories import make_article, make_game
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.multiplayer,
     pytest.mark.django_db(transaction=True),
 ]
 
@@ -29,6 +28,7 @@ def alpaka(monkeypatch):
     return game
 
 
+@pytest.mark.multiplayer
 def test_two_players_create_join_play_a_round_and_confirm(alpaka, open_browser):
     anna = open_browser(DESKTOP)
     anna.goto("/spiele/alpaka/raum/neu/")

@@ -15,7 +15,6 @@ from tests.factories import make_article, make_game
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.multiplayer,
     pytest.mark.django_db(transaction=True),
 ]
 
@@ -33,6 +32,7 @@ def no_horizontal_overflow(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
+@pytest.mark.multiplayer
 def test_a_public_room_is_found_and_joined_from_another_browser(alpaka, open_browser):
     ben = open_browser(PHONE)
     ben.goto("/spiele/alpaka/")

@@ -14,7 +14,6 @@ from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.multiplayer,
     pytest.mark.django_db(transaction=True),
 ]
 
@@ -27,6 +26,7 @@ def fits_phone(page):
     assert_accessible(page)
 
 
+@pytest.mark.multiplayer
 def test_group_from_founding_to_a_fixed_night_in_two_browsers(browser, live_server, content):
     founder_context = browser.new_context(
         viewport=DESKTOP, locale="de-DE", base_url=live_server.url, accept_downloads=True

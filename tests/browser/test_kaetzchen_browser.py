@@ -560,6 +560,7 @@ def test_two_quick_taps_during_kaetzchens_flip_only_finish_it(demo):
     assert row().state["piles"][0] == you[1:]
 
 
+@pytest.mark.timing
 def test_two_quick_taps_during_the_deal_make_no_move(demo):
     page = phone(demo, tempo=3)
     page.goto(DEMO)
@@ -573,6 +574,7 @@ def test_two_quick_taps_during_the_deal_make_no_move(demo):
     assert DemoGame.objects.count() == 0  # no card was flipped
 
 
+@pytest.mark.timing
 def test_keys_right_after_load_never_flip_before_the_deal(demo):
     for _ in range(3):
         page = demo(tempo=3)
@@ -697,6 +699,7 @@ def test_space_flips_on_the_game_page_once_the_demo_is_in_view(demo, seeds):
     assert row().state["moves"] == 4
 
 
+@pytest.mark.timing
 def test_auto_speed_is_a_remembered_choice_with_shorter_animations(demo, seeds):
     table = ["5S", "9H", "KD", "3C"]
     you = ["9C", "2D", "4S", "6S", "7S", "8S"]
@@ -735,18 +738,34 @@ def test_auto_speed_is_a_remembered_choice_with_shorter_animations(demo, seeds):
         page.set_viewport_size(viewport)
         page.wait_for_timeout(100)
         # The full-screen table still fits on the screen with the speed choice shown.
-        box = game(page).bounding_box()
+        # Auto keeps playing: measure between two of its board swaps.
+        boxes = _table_and_fastest(page)
+        box = boxes["table"]
         assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"] + 1
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-        box = page.get_by_role("button", name="sehr schnell").bounding_box()
-        assert box["height"] >= 44
+        assert boxes["button"]["height"] >= 44
         screenshot(page, f"kaetzchen-auto-speed-{viewport['width']}")
 
 
+def _table_and_fastest(page) -> dict:
+    """Bounding boxes of the table and the „sehr schnell“ button, taken between two of
+    Auto's board swaps (while one swaps in, the old elements have no box)."""
+    fastest = page.get_by_role("button", name="sehr schnell")
+    boxes = {}
+
+    def measured() -> bool:
+        boxes.update(table=game(page).bounding_box(), button=fastest.bounding_box())
+        return boxes["table"] is not None and boxes["button"] is not None
+
+    wait_until(page, measured)
+    return boxes
+
+
 @pytest.mark.slow
+@pytest.mark.timing
 def test_measure_auto_moves_per_minute(demo, seeds, capsys):
     """Not a speed goal: prints how many moves Auto makes per minute at each speed."""
-    seconds = 20
+    seconds = 8
     rates, latency = {}, {}
     for value, label in (
         ("normal", "normal"),

@@ -18,7 +18,6 @@ from tests.factories import make_article, make_game
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.multiplayer,
     pytest.mark.django_db(transaction=True),
 ]
 
@@ -169,6 +168,7 @@ def test_the_demo_on_a_phone_with_teams_of_two(katz, open_browser):
     expect(demo.locator(".km-log__list")).to_contain_text("Du legst")
 
 
+@pytest.mark.multiplayer
 def test_a_room_with_two_browsers(katz, open_browser):
     anna = open_browser(DESKTOP)
     anna.goto("/spiele/katz-und-maus/raum/neu/")

@@ -27,7 +27,6 @@ from tests.rooms.conftest import Clock
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.multiplayer,
     pytest.mark.django_db(transaction=True),
 ]
 
@@ -175,6 +174,7 @@ def test_demo_on_a_phone_fits_and_is_accessible(cat, frozen, open_browser):
     shot(page, "the-cat-demo-hand-phone")
 
 
+@pytest.mark.multiplayer
 def test_two_players_in_a_room_race_for_one_middle_card(cat, frozen, open_browser):
     anna = open_browser(DESKTOP)
     anna.goto("/spiele/the-cat/raum/neu/")
