@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 
-from django.core.cache import cache
+from django.core.cache import InvalidCacheBackendError, cache, caches
 from django.db import transaction
 
 VERSION_KEY = "pagecache:version:{}"
@@ -29,6 +29,8 @@ GROUPS: dict[str, set[str]] = {
     # A game's sleeve box: card formats, sizes, products, offers, settings; editions and
     # their publishers name the variants.
     "sleeves": {"sleeves", "games.edition", "games.publisher"},
+    # Averages and counts of the stars (the catalogue's cards).
+    "votes": {"feedback.vote"},
 }
 
 
@@ -75,3 +77,25 @@ def versions(*groups: str) -> str:
         value = found.get(key)
         values.append(value if isinstance(value, int) else _start(key))
     return ".".join(str(value) for value in values)
+
+
+KEPT_SECONDS = 24 * 60 * 60
+
+
+def parts_cache():
+    """Where rendered parts and values keyed by versions live: each process its own copy
+    (CACHES["template_fragments"]), falling back to the default cache."""
+    try:
+        return caches["template_fragments"]
+    except InvalidCacheBackendError:
+        return caches["default"]
+
+
+def kept(key: str, compute):
+    """``compute()``, kept under ``key``, which must name the versions of what it reads."""
+    store = parts_cache()
+    value = store.get(key)
+    if value is None:
+        value = compute()
+        store.set(key, value, KEPT_SECONDS)
+    return value

@@ -19,18 +19,10 @@ from __future__ import annotations
 import hashlib
 
 from django import template
-from django.core.cache import InvalidCacheBackendError, caches
+
+from site_config.content_versions import KEPT_SECONDS, parts_cache
 
 register = template.Library()
-
-PART_SECONDS = 24 * 60 * 60
-
-
-def _parts_cache():
-    try:
-        return caches["template_fragments"]
-    except InvalidCacheBackendError:
-        return caches["default"]
 
 
 def part_cache_key(parts_key: str, names) -> str:
@@ -49,11 +41,11 @@ class CachedPartNode(template.Node):
         if not parts_key:
             return self.nodelist.render(context)
         key = part_cache_key(parts_key, [name.resolve(context) for name in self.names])
-        store = _parts_cache()
+        store = parts_cache()
         html = store.get(key)
         if html is None:
             html = self.nodelist.render(context)
-            store.set(key, html, PART_SECONDS)
+            store.set(key, html, KEPT_SECONDS)
         return html
 
 
