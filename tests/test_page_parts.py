@@ -12,7 +12,7 @@ import rules.templatetags.rules_markup as rules_markup
 from feedback.models import Vote
 from rules.models import Section
 from rules.publishing import publish
-from site_config import page_cache
+from site_config import content_versions, page_cache
 from sleeves.models import CardFormat, CardSize
 from tests.factories import add_people, make_article, make_game
 
@@ -185,3 +185,16 @@ def test_people_and_their_structured_data_follow_an_edit_and_a_vote(two_games):
     assert page.count("Neu Benannte Autorin") == 2
     Vote.objects.create(game=first, visitor="v1", stars=4)
     assert '"ratingCount": 1' in html(url)
+
+
+def test_parts_are_kept_unpickled_within_a_budget():
+    store = content_versions._KeptInProcess(max_chars=300, max_entries=3)
+    part = "x" * 150
+    store.put("a", part)
+    store.put("b", "y" * 150)
+    assert store.get("a") is part  # the same object: nothing pickled on the way
+    store.put("c", "z")  # 301 characters: the least recently used one ("b") goes
+    assert store.get("b") is None and store.get("a") is part and store.get("c") == "z"
+    store.put("d", {"vote_count": 1})  # counts as 100
+    store.put("e", {"vote_count": 2})  # over the budget again: the oldest ("a") goes
+    assert store.get("a") is None and list(store.entries) == ["c", "d", "e"]

@@ -10,8 +10,7 @@ every time and never stored.
 
 Unlike the page cache (one site-wide generation), a part stays valid when another
 game changes: a page miss after someone else's edit renders only what is not kept.
-The parts live in CACHES["template_fragments"] (each process its own copy, no round
-trip), falling back to the default cache.
+Each process keeps its parts itself, unpickled (``content_versions.kept``).
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ import hashlib
 
 from django import template
 
-from site_config.content_versions import KEPT_SECONDS, parts_cache
+from site_config.content_versions import kept
 
 register = template.Library()
 
@@ -41,12 +40,7 @@ class CachedPartNode(template.Node):
         if not parts_key:
             return self.nodelist.render(context)
         key = part_cache_key(parts_key, [name.resolve(context) for name in self.names])
-        store = parts_cache()
-        html = store.get(key)
-        if html is None:
-            html = self.nodelist.render(context)
-            store.set(key, html, KEPT_SECONDS)
-        return html
+        return kept(key, lambda: self.nodelist.render(context))
 
 
 @register.tag("cached_part")
