@@ -10,7 +10,8 @@ catalogue and the Sleeve-Finder, taking turns for a few rounds, and prints the m
 requests/s and the ratio to the static file. Then, one request at a time, the server time
 of a cache miss (median; the page generation bumped before every request, as after an
 editor's change to another game or an eviction: the page is rendered, but the workers
-and the rendered parts of the unchanged content are warm), of a hit, and the cold
+and the rendered parts of the unchanged content are warm), of a hit, of a redraw (the
+content versions of games, sleeves and votes bumped as well), and the cold
 time (the first request of each page right after the server started, as after a
 deploy). The server is stopped at the end, also on errors.
 
@@ -138,6 +139,16 @@ def bump_generation(env) -> None:
     redis.Redis.from_url(env["REDIS_URL"]).incr(key)
 
 
+def bump_versions(env) -> None:
+    """As a change to a game, a sleeve and a vote together (site_config.content_versions):
+    every part keyed by a content group is drawn again."""
+    import redis
+
+    client = redis.Redis.from_url(env["REDIS_URL"])
+    for group in ("games", "sleeves", "votes"):
+        client.incr(f"{env['CACHE_KEY_PREFIX']}:1:pagecache:version:{group}")
+
+
 def forget_cache(env) -> None:
     """The benchmark's keys out of Redis (the generation never expires by itself)."""
     import redis
@@ -148,10 +159,14 @@ def forget_cache(env) -> None:
         client.delete(*keys)
 
 
-def timed_requests(base: str, path: str, count: int, env, miss: bool) -> tuple[list, list]:
+def timed_requests(
+    base: str, path: str, count: int, env, miss: bool, redraw: bool = False
+) -> tuple[list, list]:
     """Client-side times (ms) and the request ids, to find the server's own times."""
     timings, ids = [], []
     for _ in range(count):
+        if redraw:
+            bump_versions(env)
         if miss:
             bump_generation(env)
         started = time.perf_counter()
@@ -260,21 +275,28 @@ def main() -> int:
             for path in PAGES:
                 timed_requests(base, path, 16, env, miss=True)
             print(f"\nOne request at a time, {args.misses} each: median ms, server (client)")
-            print(f"{'URL':45} {'miss':>17} {'hit':>17} {'cold':>8}")
+            print(f"{'URL':45} {'miss':>17} {'hit':>17} {'redrawn':>8} {'cold':>8}")
             for path in PAGES:
                 misses, miss_ids = timed_requests(base, path, args.misses, env, miss=True)
                 hits, hit_ids = timed_requests(base, path, args.misses, env, miss=False)
+                _redrawn, redrawn_ids = timed_requests(
+                    base, path, args.misses // 2, env, miss=True, redraw=True
+                )
                 time.sleep(0.5)  # the workers' last log lines
                 miss_server = server_times(log_path, miss_ids)
                 hit_server = server_times(log_path, hit_ids)
+                redrawn_server = server_times(log_path, redrawn_ids)
                 cold_server = server_times(log_path, cold[path])
                 print(
                     f"{path:45} {median_or_dash(miss_server):>7} ({statistics.median(misses):6.2f})"
                     f" {median_or_dash(hit_server):>7} ({statistics.median(hits):6.2f})"
-                    f" {median_or_dash(cold_server):>8}"
+                    f" {median_or_dash(redrawn_server):>8} {median_or_dash(cold_server):>8}"
                 )
             print(
-                "miss: not in the page cache, workers and rendered parts warm; "
+                "miss: not in the page cache (as after an edit the page does not show), "
+                "workers and rendered parts warm;\nredrawn: as after an edit of a game, a "
+                "sleeve and a vote at once (the parts keyed by them drawn again, the article's "
+                "sections and the engine's examples kept by their own content);\n"
                 "cold: first request after the start"
             )
     finally:

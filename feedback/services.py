@@ -23,6 +23,7 @@ from feedback.models import ErrorReport, Vote
 from games import clock
 from games.visitors import visitor_id
 from rules.models import Section
+from site_config import content_versions
 from site_config.ratelimit import DAY, HOUR, Limit, client_ip, hit
 
 # Reports: more than these from one address are stored as spam.
@@ -184,6 +185,24 @@ def with_vote_stats(queryset, visitor: str | None = None):
         mine = Vote.objects.filter(game=OuterRef("pk"), visitor=visitor).values("stars")[:1]
         queryset = queryset.annotate(my_stars=Subquery(mine))
     return queryset
+
+
+def attach_vote_stats(game, votes_version: str = ""):
+    """Set vote_count and vote_average on one game (as ``with_vote_stats`` annotates a
+    list). Given the votes' content version (site_config.content_versions), the numbers
+    are kept per process until any vote changes."""
+
+    def count() -> dict:
+        votes = Vote.objects.filter(game=game)
+        return votes.aggregate(vote_count=Count("pk"), vote_average=Avg("stars"))
+
+    if votes_version:
+        stats = content_versions.kept(f"vote-stats:{game.pk}:{votes_version}", count)
+    else:
+        stats = count()
+    game.vote_count = stats["vote_count"]
+    game.vote_average = stats["vote_average"]
+    return game
 
 
 def vote_allowed(request, game, visitor: str) -> bool:

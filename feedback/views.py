@@ -40,14 +40,15 @@ def _has_demo(game) -> bool:
 
 
 def game_page_context(request, game, article, sections, demo) -> dict:
-    """What the game page needs for the report box and the stars (no extra queries)."""
-    choices = services.section_choices(article, sections, has_demo=demo is not None)
+    """What the game page needs for the report box (no extra queries); ``sections``
+    gives the article's sections when called."""
     is_open = SECTION_PARAM in request.GET or OPEN_PARAM in request.GET
+    if not is_open:
+        return {"report_form": None, "report_form_open": False}
+    choices = services.section_choices(article, sections(), has_demo=demo is not None)
     return {
-        "report_form": _new_form(request, choices, getattr(article, "published_version", None))
-        if is_open
-        else None,
-        "report_form_open": is_open,
+        "report_form": _new_form(request, choices, getattr(article, "published_version", None)),
+        "report_form_open": True,
     }
 
 

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from feedback.services import with_vote_stats
+from feedback.services import attach_vote_stats, with_vote_stats
 from feedback.views import game_page_context
 from games import seo
 from games.forms import CatalogueFilterForm
@@ -15,7 +15,7 @@ from games.models import Edition, Game
 from games.play import definition as registry
 from games.play import views as demo_views
 from rules.models import Section
-from rules.publishing import PublishedArticle, article_for_page
+from rules.publishing import SNAPSHOT_DIGEST, PublishedArticle, article_for_page
 from site_config import content_versions
 from site_config.page_cache import PER_VISITOR_CACHE_CONTROL, cached_page, code_stamp
 from sleeves.selectors import box_for
@@ -25,37 +25,57 @@ from sleeves.selectors import box_for
 @cached_page
 @vary_on_headers("HX-Request")
 def catalogue(request):
-    form = CatalogueFilterForm(request.GET or None)
-    games = form.filter(
-        Game.objects.visible_to(request.user).prefetch_related("publishers", "authors")
-    )
-    games = with_vote_stats(games)
-    # An unbound filter form renders the same for every reader (templatetags/page_parts).
-    form_key = "" if form.is_bound else f"{code_stamp()}:catalogue-form"
-    context = {"form": form, "games": games, "form_key": form_key}
+    # Form and list are built only if their part of the page is not kept (page_parts):
+    # even an unevaluated annotated queryset costs more than the rest of a kept page.
+    form = cache(lambda: CatalogueFilterForm(request.GET or None))
+
+    def games():
+        listed = form().filter(
+            Game.objects.visible_to(request.user).prefetch_related("publishers", "authors")
+        )
+        return with_vote_stats(listed)
+
+    context = {
+        "form": form,
+        "games": cache(games),
+        # The filter form shows nothing but the query string's values.
+        "form_key": f"{code_stamp()}:catalogue-form:{request.GET.urlencode()}",
+        "results_key": _catalogue_results_key(request),
+    }
     if request.htmx:
         return render(request, "games/catalogue.html#results", context)
     return render(request, "games/catalogue.html", context)
 
 
-def _game_for(request, slug, with_votes=False, for_page=False):
+def _catalogue_results_key(request) -> str:
+    """The result list shows every visible game's row, people and vote averages for
+    the filters in the query string; staff also see drafts and never share it."""
+    if request.user.is_staff:
+        return ""
+    return ":".join(
+        (
+            code_stamp(),
+            "catalogue",
+            content_versions.versions("games", "votes"),
+            request.GET.urlencode(),
+        )
+    )
+
+
+def _game_for(request, slug, for_page=False):
     games = Game.objects.visible_to(request.user)
-    if for_page:
-        # The article rides along (article_for_page uses it). People, publishers and
-        # editions are read only when their part of the page is drawn (page_parts).
-        games = games.select_related("article")
-    else:
+    if not for_page:
         games = games.prefetch_related(
             "publishers",
             "authors",
             "illustrators",
             Prefetch("editions", queryset=Edition.objects.select_related("publisher")),
         )
-    if with_votes:
-        # Average and count ride along in the game query; the reader's own stars are a
-        # fragment (feedback), never part of the cached page.
-        games = with_vote_stats(games)
-    return get_object_or_404(games, slug=slug)
+        return get_object_or_404(games, slug=slug)
+    # The article rides along (article_for_page uses it). People, publishers and
+    # editions are read only when their part of the page is drawn (page_parts).
+    games = games.select_related("article").defer("article__published_snapshot")
+    return get_object_or_404(games.annotate(article_snapshot_digest=SNAPSHOT_DIGEST), slug=slug)
 
 
 GENERIC_DEMO = "play/demo.html"
@@ -116,7 +136,9 @@ def _shared_parts_keys(game) -> dict:
     """Keys of the parts that read rows beyond the game's own (templatetags/page_parts):
     similar games and statistics (every game), the sleeve box (the sleeve catalogue and
     the game's editions). Each is keyed by the version of the tables it reads."""
-    games_version, sleeves_version = content_versions.versions("games", "sleeves").split(".")
+    games_version, sleeves_version, votes_version = content_versions.versions(
+        "games", "sleeves", "votes"
+    ).split(".")
     own = f"{code_stamp()}:{game.pk}:{game.slug}:{game.updated_at.isoformat()}"
     return {
         # People and publishers are rows of the games group.
@@ -126,6 +148,8 @@ def _shared_parts_keys(game) -> dict:
         "sleeves_key": f"{own}:sleeves:{sleeves_version}",
         # Editions and their publishers count to the sleeves' group (they name variants).
         "editions_key": f"{own}:editions:{sleeves_version}",
+        # Not a part's key: the votes' averages are kept by it (feedback.services).
+        "votes_version": votes_version,
     }
 
 
@@ -148,6 +172,32 @@ def _json_ld_key(request, game, context) -> str:
     )
 
 
+def _body_key(request, context) -> str:
+    """The whole article area as one part: the keys of everything it shows (the
+    published article, people and votes via ``json_ld_key``, similar games, statistics,
+    sleeves, editions) together. After an edit elsewhere on the site the page is drawn
+    from this one part; after an edit that touches it, from its warm inner parts.
+    Never kept for staff, previews or an opened report form (it holds a CSRF token)."""
+    if (
+        not context["json_ld_key"]
+        or context["report_form_open"]
+        or context["is_preview"]
+        or request.user.is_staff
+    ):
+        return ""
+    return ":".join(
+        (
+            context["json_ld_key"],
+            context["similar_key"],
+            context["statistics_key"],
+            context["sleeves_key"],
+            context["editions_key"],
+            "body",
+            "htmx" if request.htmx else "page",
+        )
+    )
+
+
 @require_safe
 @cached_page
 def game_detail(request, slug):
@@ -156,20 +206,29 @@ def game_detail(request, slug):
     Per-visitor parts (the demo, the reader's own stars, „Mitspieler finden“) are
     fragments the page loads afterwards (``includes/fragment.html``).
     """
-    game = _game_for(request, slug, with_votes=True, for_page=True)
+    game = _game_for(request, slug, for_page=True)
+    parts_keys = _shared_parts_keys(game)
+    # Average and count of the votes; the reader's own stars are a fragment (feedback),
+    # never part of the cached page.
+    attach_vote_stats(game, parts_keys.pop("votes_version"))
     # Readers get the published snapshot, staff the working copy (rules/publishing.py).
     article_page = article_for_page(request, game)
     article = article_page.article
     play = play_context(request, game)
     demo = play["demo"]
-    sections = list(article.sections.all()) if article else []
+    # The sections are unpacked from the snapshot only when a part showing them is drawn.
+    sections = cache(lambda: list(article.sections.all()) if article else [])
     people = cache(partial(_with_people, game))
     context = {
         "game": game,
         "article": article,
         "sections": sections,
-        "has_examples_section": any(s.kind == Section.Kind.EXAMPLES for s in sections),
-        "has_mistakes_section": any(s.kind == Section.Kind.MISTAKES for s in sections),
+        "has_examples_section": cache(
+            lambda: any(s.kind == Section.Kind.EXAMPLES for s in sections())
+        ),
+        "has_mistakes_section": cache(
+            lambda: any(s.kind == Section.Kind.MISTAKES for s in sections())
+        ),
         **play,
         "demo_fragment_url": game.get_demo_url()
         + "?"
@@ -186,10 +245,11 @@ def game_detail(request, slug):
         # Worked examples drawn by the engine are kept by content and code (examples.html).
         "code_stamp": code_stamp(),
         "parts_key": _article_parts_key(game, article),
-        **_shared_parts_keys(game),
+        **parts_keys,
     }
     context["json_ld_key"] = _json_ld_key(request, game, context)
     context.update(game_page_context(request, game, article, sections, demo))
+    context["body_key"] = _body_key(request, context)
     response = render(request, "games/game_detail.html", context)
     # An opened report form carries this reader's CSRF token.
     response.page_cacheable = not context["report_form_open"]

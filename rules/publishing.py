@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from django.db import transaction
-from django.db.models import prefetch_related_objects
+from django.db.models import TextField, prefetch_related_objects
+from django.db.models.functions import MD5, Cast
 from django.utils import timezone
 
 from games.models import Game
@@ -107,33 +108,71 @@ class PublishedArticle:
     """The public version of an article, read from its snapshot.
 
     Offers the attributes the templates use on a RulesArticle; parts are unsaved
-    model instances, so `heading`, `anchor` and choice labels work unchanged.
+    model instances, so `heading`, `anchor` and choice labels work unchanged. The
+    snapshot is read and unpacked only when a part of it is shown: a game page whose
+    rendered parts are all kept needs just the identity and ``content_digest`` (which
+    the game page's query has the database compute, ``SNAPSHOT_DIGEST``).
     """
 
     is_published = True
 
-    def __init__(self, article: RulesArticle):
-        snapshot = article.published_snapshot
+    def __init__(self, article: RulesArticle, digest: str | None = None):
+        self._article = article
+        self._digest = digest
         self.pk = article.pk
         self.game_id = article.game_id
         self.status = article.status
         self.published_at = article.published_at
         self.published_version = article.published_version
-        self._snapshot = snapshot
-        for name in SOURCE_FIELDS:
-            setattr(self, name, snapshot["source"].get(name))
-        if self.rulebook_read_on:
-            self.rulebook_read_on = datetime.date.fromisoformat(self.rulebook_read_on)
-        self.sections = _Parts(Section(**data) for data in snapshot["sections"])
-        self.examples = _Parts(WorkedExample(**data) for data in snapshot["examples"])
-        self.mistakes = _Parts(CommonMistake(**data) for data in snapshot["mistakes"])
-        self.questions = _Parts(FrequentQuestion(**data) for data in snapshot.get("questions", []))
+
+    @cached_property
+    def _snapshot(self) -> dict:
+        return self._article.published_snapshot  # a deferred column is read here
+
+    @cached_property
+    def _source(self) -> dict:
+        source = {name: self._snapshot["source"].get(name) for name in SOURCE_FIELDS}
+        if source["rulebook_read_on"]:
+            source["rulebook_read_on"] = datetime.date.fromisoformat(source["rulebook_read_on"])
+        return source
+
+    @cached_property
+    def sections(self):
+        return _Parts(Section(**data) for data in self._snapshot["sections"])
+
+    @cached_property
+    def examples(self):
+        return _Parts(WorkedExample(**data) for data in self._snapshot["examples"])
+
+    @cached_property
+    def mistakes(self):
+        return _Parts(CommonMistake(**data) for data in self._snapshot["mistakes"])
+
+    @cached_property
+    def questions(self):
+        return _Parts(FrequentQuestion(**data) for data in self._snapshot.get("questions", []))
 
     @cached_property
     def content_digest(self) -> str:
         """A hash of what this version shows: keys its rendered parts (games/views.py)."""
+        if self._digest:
+            return self._digest
         text = json.dumps(self._snapshot, separators=(",", ":"), sort_keys=True)
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def _source_field(name):
+    return property(lambda self: self._source[name])
+
+
+for _name in SOURCE_FIELDS:
+    setattr(PublishedArticle, _name, _source_field(_name))
+
+
+# The game page reads the article without its snapshot column and lets the database hash
+# it instead (rows of any size cost the same; the hash changes with every byte of the
+# snapshot, however it was written). NULL when the article has no snapshot.
+SNAPSHOT_DIGEST = MD5(Cast("article__published_snapshot", TextField()))
 
 
 @dataclass(frozen=True)
@@ -163,7 +202,13 @@ def article_for_page(request, game) -> ArticlePage:
         article = RulesArticle.objects.filter(game=game).first()
     if article is None:
         return ArticlePage(None)
-    has_public = article.is_published and article.published_snapshot is not None
+    # The game page's query annotates the snapshot's digest instead of reading it.
+    digest = getattr(game, "article_snapshot_digest", None)
+    if "published_snapshot" in article.get_deferred_fields():
+        has_snapshot = digest is not None
+    else:
+        has_snapshot = article.published_snapshot is not None
+    has_public = article.is_published and has_snapshot
     wants_public = request.GET.get(PUBLIC_VERSION_PARAM) == PUBLIC_VERSION_VALUE
     if request.user.is_staff and not wants_public:
         prefetch_related_objects([article], "sections", "examples", "mistakes", "questions")
@@ -177,7 +222,7 @@ def article_for_page(request, game) -> ArticlePage:
     if not has_public:
         return ArticlePage(None, staff_sees_public_version=staff_sees_public)
     return ArticlePage(
-        PublishedArticle(article),
+        PublishedArticle(article, digest),
         has_public_version=True,
         staff_sees_public_version=staff_sees_public,
     )

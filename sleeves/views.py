@@ -1,4 +1,5 @@
 from dataclasses import dataclass
+from functools import cache, partial
 from urllib.parse import urlencode
 
 from django.shortcuts import render
@@ -6,7 +7,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from site_config.page_cache import cached_page
+from site_config import content_versions
+from site_config.page_cache import cached_page, code_stamp
 from sleeves.calculation import MAX_COPIES, MAX_GAMES, Selection, parse_selection
 from sleeves.selectors import finder_for, search_games
 
@@ -45,6 +47,45 @@ class FinderState:
 @cached_page
 @vary_on_headers("HX-Request")
 def finder(request):
+    # Everything below is computed only if the finder's part of the page is not kept
+    # (templatetags/page_parts): a kept page costs no query and no calculation.
+    prepared = cache(partial(_finder_context, request))
+    context = {name: partial(_pick, prepared, name) for name in FINDER_CONTEXT}
+    context["finder_key"] = _finder_key(request)
+    context["finder_is_htmx"] = bool(request.htmx)  # the list then carries out-of-band swaps
+    if request.htmx:
+        return render(request, "sleeves/finder.html#finder", context)
+    return render(request, "sleeves/finder.html", context)
+
+
+FINDER_CONTEXT = (
+    "result", "calculation", "state", "found", "found_more", "query", "share_url",
+    "toggle_expansions_url", "clear_url",
+)  # fmt: skip
+
+
+def _pick(prepared, name):
+    return prepared()[name]
+
+
+def _finder_key(request) -> str:
+    """The finder shows the sleeve catalogue and the games' rows for the query string;
+    the share link names scheme and host. Staff see drafts and never share it."""
+    if request.user.is_staff:
+        return ""
+    return ":".join(
+        (
+            code_stamp(),
+            "sleeve-finder",
+            content_versions.versions("games", "sleeves"),
+            request.scheme,
+            request.get_host(),
+            request.GET.urlencode(),
+        )
+    )
+
+
+def _finder_context(request) -> dict:
     include_expansions = request.GET.get("erweiterungen") == "1"
     query = request.GET.get("q", "").strip()[:80]
     result = finder_for(
@@ -71,7 +112,7 @@ def finder(request):
             pick is not None or len(state.selection.picks) < MAX_GAMES
         )
 
-    context = {
+    return {
         "result": result,
         "calculation": result.calculation,
         "state": state,
@@ -82,6 +123,3 @@ def finder(request):
         "toggle_expansions_url": state.url(include_expansions=not include_expansions),
         "clear_url": FinderState(Selection(), include_expansions, query).url(),
     }
-    if request.htmx:
-        return render(request, "sleeves/finder.html#finder", context)
-    return render(request, "sleeves/finder.html", context)

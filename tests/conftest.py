@@ -53,5 +53,8 @@ def _fresh_cache():
     # Rate-limit counters live in the cache; no test may inherit another test's counts.
     from django.core.cache import cache
 
+    from site_config.content_versions import forget_kept
+
     cache.clear()
+    forget_kept()
     yield

@@ -118,22 +118,35 @@ def test_section_html_is_sanitised_on_the_page(client, game):
 
 
 def test_game_page_query_count_is_fixed(client, game, django_assert_num_queries):
-    # Session/auth are not touched by an anonymous visitor: game (vote average/count
-    # as subqueries, the article joined; its parts come from the published snapshot)
-    # + 3 m2m + card formats (sleeves box; a game with formats adds settings +
-    # products, see tests/sleeves/test_views.py) + „Ähnlich wie“ (picks and
-    # suggestions in one query, games/similar.py). Nothing kept yet (first request).
-    with django_assert_num_queries(6):
+    # Session/auth are not touched by an anonymous visitor: game (the article joined,
+    # its snapshot hashed by the database, games/views.py) + the votes' average and
+    # count + 3 m2m + the snapshot (read once a part shows it) + card formats (sleeves
+    # box; a game with formats adds settings + products, see tests/sleeves/test_views.py)
+    # + „Ähnlich wie“ (picks and suggestions in one query, games/similar.py). Nothing
+    # kept yet (first request).
+    with django_assert_num_queries(8):
         client.get(game.get_absolute_url())
     # More sections, people and editions must not add queries (no N+1). The new people
     # and publishers make „Ähnlich wie“ and the sleeve box drawn again; the article's
-    # parts are kept (unchanged snapshot, tests/test_page_parts.py).
+    # parts (unchanged snapshot, tests/test_page_parts.py) and the votes' numbers (no
+    # vote changed) are kept.
     add_people(game, authors=("A", "B", "C", "D"), illustrators=("E", "F"), publishers=("G", "H"))
     article = RulesArticle.objects.get(game=game)
     for position, kind in enumerate(["material", "aufbau", "spielende", "varianten"], start=10):
         Section.objects.create(article=article, kind=kind, body="mehr", position=position)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         client.get(game.get_absolute_url())
+    # An editor's change to another game's article makes the stored page a miss, but the
+    # whole article area is kept: only the game's row is read.
+    other = make_article(make_game("anderes-spiel"))
+    client.get(game.get_absolute_url())  # a new game is one more candidate for „Ähnlich wie“
+    other.rulebook_title = "Neue Fassung"
+    other.save()
+    with django_assert_num_queries(1):
+        response = client.get(game.get_absolute_url())
+    assert response["X-Page-Cache"] == "miss"
+    html = response.content.decode()
+    assert game.title in html and 'id="fehler-melden"' in html
 
 
 def test_unknown_game_gives_german_404(client, db):

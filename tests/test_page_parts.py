@@ -12,7 +12,7 @@ import rules.templatetags.rules_markup as rules_markup
 from feedback.models import Vote
 from rules.models import Section
 from rules.publishing import publish
-from site_config import page_cache
+from site_config import content_versions, page_cache
 from sleeves.models import CardFormat, CardSize
 from tests.factories import add_people, make_article, make_game
 
@@ -127,17 +127,50 @@ def test_the_sleeve_box_stays_kept_until_the_sleeve_data_changes(two_games, monk
     assert calls == [first.pk, first.pk]
 
 
-def test_a_game_page_miss_with_kept_parts_needs_few_queries(
-    two_games, django_assert_max_num_queries
+def test_a_game_page_miss_with_kept_parts_needs_one_query(
+    two_games, django_assert_num_queries, markdown_sources
 ):
     first, _second = two_games
     url = first.get_absolute_url()
     html(url)
+    markdown_sources.clear()
     page_cache._bump()  # as after an editor's change elsewhere
-    # Game with its vote averages, publishers, authors, illustrators, editions, article.
-    with django_assert_max_num_queries(6):
+    # The game's row with its article's identity: the whole article area is kept.
+    with django_assert_num_queries(1):
         response = Client().get(url)
     assert response[page_cache.HIT_HEADER] == "miss"
+    assert markdown_sources == []
+    assert "Erstes Teilspiel" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "url", ["/", "/?spieler=3&q=Teil", "/sleeve-finder/?spiele=erstes-teilspiel"]
+)
+def test_catalogue_and_finder_misses_are_drawn_from_kept_parts(
+    two_games, url, django_assert_num_queries
+):
+    first_page = html(url)
+    page_cache._bump()
+    with django_assert_num_queries(0):
+        response = Client().get(url)
+    assert response[page_cache.HIT_HEADER] == "miss"
+    assert response.content.decode() == first_page
+
+
+def test_kept_catalogue_and_finder_follow_what_they_show(two_games):
+    first, _second = two_games
+    finder = f"/sleeve-finder/?spiele={first.slug}"
+    for url in ("/", "/?spieler=3", finder):
+        html(url)
+    first.title = "Umbenanntes Teilspiel"
+    first.save()
+    for url in ("/", "/?spieler=3", finder):
+        assert "Umbenanntes Teilspiel" in html(url), url
+    Vote.objects.create(game=first, visitor="v1", stars=5)
+    assert "1 Stimme" in html("/")
+    size = CardSize.objects.create(name="Finderformat", width_mm=Decimal(61), height_mm=Decimal(99))
+    CardFormat.objects.create(game=first, label="Finderkarten", count=33, size=size)
+    assert "61 × 99 mm" in html(finder)
 
 
 def test_people_and_their_structured_data_follow_an_edit_and_a_vote(two_games):
@@ -152,3 +185,16 @@ def test_people_and_their_structured_data_follow_an_edit_and_a_vote(two_games):
     assert page.count("Neu Benannte Autorin") == 2
     Vote.objects.create(game=first, visitor="v1", stars=4)
     assert '"ratingCount": 1' in html(url)
+
+
+def test_parts_are_kept_unpickled_within_a_budget():
+    store = content_versions._KeptInProcess(max_chars=300, max_entries=3)
+    part = "x" * 150
+    store.put("a", part)
+    store.put("b", "y" * 150)
+    assert store.get("a") is part  # the same object: nothing pickled on the way
+    store.put("c", "z")  # 301 characters: the least recently used one ("b") goes
+    assert store.get("b") is None and store.get("a") is part and store.get("c") == "z"
+    store.put("d", {"vote_count": 1})  # counts as 100
+    store.put("e", {"vote_count": 2})  # over the budget again: the oldest ("a") goes
+    assert store.get("a") is None and list(store.entries) == ["c", "d", "e"]

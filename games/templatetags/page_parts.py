@@ -10,8 +10,7 @@ every time and never stored.
 
 Unlike the page cache (one site-wide generation), a part stays valid when another
 game changes: a page miss after someone else's edit renders only what is not kept.
-The parts live in CACHES["template_fragments"] (each process its own copy, no round
-trip), falling back to the default cache.
+Each process keeps its parts itself, unpickled (``content_versions.kept``).
 """
 
 from __future__ import annotations
@@ -19,18 +18,10 @@ from __future__ import annotations
 import hashlib
 
 from django import template
-from django.core.cache import InvalidCacheBackendError, caches
+
+from site_config.content_versions import kept
 
 register = template.Library()
-
-PART_SECONDS = 24 * 60 * 60
-
-
-def _parts_cache():
-    try:
-        return caches["template_fragments"]
-    except InvalidCacheBackendError:
-        return caches["default"]
 
 
 def part_cache_key(parts_key: str, names) -> str:
@@ -49,12 +40,7 @@ class CachedPartNode(template.Node):
         if not parts_key:
             return self.nodelist.render(context)
         key = part_cache_key(parts_key, [name.resolve(context) for name in self.names])
-        store = _parts_cache()
-        html = store.get(key)
-        if html is None:
-            html = self.nodelist.render(context)
-            store.set(key, html, PART_SECONDS)
-        return html
+        return kept(key, lambda: self.nodelist.render(context))
 
 
 @register.tag("cached_part")

@@ -175,16 +175,17 @@ def test_box_costs_a_fixed_number_of_queries(
     url = poker_game.get_absolute_url()
     client.get(url)  # warm caches that are not per request
     bump_generation()  # count the queries of a render, not a page-cache hit
-    # The page's own 5 + formats + settings + products (see tests/test_game_page.py).
-    with django_assert_num_queries(8):
+    # The page's own 7 + formats + settings + products (see tests/test_game_page.py).
+    with django_assert_num_queries(10):
         client.get(url)
     for n in range(5):
         make_product(f"Marke {n}", euro if n % 2 else poker, per_pack=50 + n)
         CardFormat.objects.create(game=poker_game, label=f"Sorte {n}", count=10, size=euro)
     CardFormat.objects.create(game=poker_game, label="Unbekannt", count=10)
-    # The sleeve box is drawn again with the same 3; „Ähnlich wie“ and the people are
-    # kept (no game changed).
-    with django_assert_num_queries(6):
+    # The sleeve box is drawn again with the same 3, plus the game, the article's
+    # snapshot (its sections are kept, but read around them) and the editions'
+    # publishers; „Ähnlich wie“, the people and the votes are kept (no game changed).
+    with django_assert_num_queries(7):
         client.get(url)
 
 
