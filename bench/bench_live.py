@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import secrets
-import signal
 import subprocess
 import sys
 import tempfile
@@ -41,7 +41,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import free_port, percentile, postgres_available, recreate_postgres, setup_django  # noqa: E402
+from bench.common import (  # noqa: E402
+    cpu_seconds,
+    free_port,
+    percentile,
+    postgres_available,
+    process_tree,
+    recreate_postgres,
+    rss_mb,
+    setup_django,
+    start_gunicorn,
+    stop_gunicorn,
+)
 
 PG_NAME = "bench_live"
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -99,25 +110,8 @@ def visitor_cookie(visitor: str) -> str:
 
 
 def start_server(port: int, env: dict, workers: int, log_path: str) -> subprocess.Popen:
-    full_env = {
-        **os.environ,
-        **env,
-        "DJANGO_SETTINGS_MODULE": "site_config.settings.prod",
-        "DJANGO_SECRET_KEY": SECRET,
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-        "DJANGO_SECURE_SSL_REDIRECT": "0",
-        "ACCESS_LOG": "off",
-        "GUNICORN_BIND": f"127.0.0.1:{port}",
-        "GUNICORN_WORKERS": str(workers),
-    }
-    if "DATABASE_URL" not in env:
-        full_env.pop("DATABASE_URL", None)
-    log = open(log_path, "w")  # noqa: SIM115 - closed with the process
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "site_config/gunicorn.conf.py",
-         "site_config.asgi:application"],
-        cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
+    env = {**env, "DJANGO_SECRET_KEY": SECRET, "ACCESS_LOG": "off"}
+    process = start_gunicorn("site_config.asgi:application", port, env, workers, log_path)
     deadline = time.time() + 90
     answered = 0
     while time.time() < deadline:
@@ -137,56 +131,8 @@ def start_server(port: int, env: dict, workers: int, log_path: str) -> subproces
 def stop_server(process: subprocess.Popen) -> float:
     """SIGTERM (streams end at once, rooms.live); returns how long the stop took."""
     started = time.monotonic()
-    with _suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(30)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+    stop_gunicorn(process)
     return time.monotonic() - started
-
-
-class _suppress:
-    def __init__(self, *errors):
-        self.errors = errors
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, value, tb):
-        return kind is not None and issubclass(kind, self.errors)
-
-
-def process_tree(pid: int) -> list[int]:
-    found = [pid]
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with _suppress(OSError):
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                if int(fields[1]) == pid:
-                    found.append(int(entry.name))
-    return found
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for pid in pids:
-        with _suppress(OSError):
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime + stime
-    return total / ticks
-
-
-def rss_mb(pids: list[int]) -> float:
-    total = 0
-    for pid in pids:
-        with _suppress(OSError):
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-    return total / 1024
 
 
 # --- Clients -------------------------------------------------------------------------------------
@@ -574,7 +520,7 @@ def main() -> int:
         connections.close_all()
         if use_postgres:
             recreate_postgres(PG_NAME, drop_only=True)
-        with _suppress(redis.RedisError):
+        with contextlib.suppress(redis.RedisError):
             client = redis.Redis.from_url(REDIS_URL)
             for key in client.scan_iter(match=f"{prefix}*", count=500):
                 client.delete(key)

@@ -20,8 +20,6 @@ import argparse
 import http.client
 import multiprocessing
 import os
-import secrets
-import signal
 import socket
 import statistics
 import subprocess
@@ -34,7 +32,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import free_port, percentile, recreate_postgres, setup_django  # noqa: E402
+from bench.common import (  # noqa: E402
+    cpu_seconds,
+    free_port,
+    percentile,
+    process_tree,
+    recreate_postgres,
+    setup_django,
+    start_gunicorn,
+    stop_gunicorn,
+)
 
 ROOMS = 25
 PLAYERS_PER_ROOM = 4
@@ -117,25 +124,10 @@ def in_process(rooms: list[tuple[str, int]], repeats: int) -> None:
     print(f"Changed poll (table re-rendered): median {statistics.median(changed) * 1000:.2f} ms")
 
 
-def start_gunicorn(port: int, env: dict, log_path: str) -> subprocess.Popen:
-    full_env = {
-        **os.environ,
-        **env,
-        "DJANGO_SETTINGS_MODULE": "site_config.settings.prod",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-        "DJANGO_SECURE_SSL_REDIRECT": "0",
-        "GUNICORN_BIND": f"127.0.0.1:{port}",
-        "GUNICORN_WORKERS": str(WORKERS),
-    }
-    if "DATABASE_URL" not in env:
-        full_env.pop("DATABASE_URL", None)
-    log = open(log_path, "w")  # noqa: SIM115 - closed with the process
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "site_config/gunicorn.conf.py",
-         "--access-logfile", "/dev/null", "site_config.wsgi"],
-        cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
+def start_server(port: int, env: dict, log_path: str) -> subprocess.Popen:
+    process = start_gunicorn(
+        "site_config.wsgi", port, env, WORKERS, log_path, "--access-logfile", "/dev/null"
+    )
     deadline = time.time() + 30
     while time.time() < deadline:
         try:
@@ -146,15 +138,6 @@ def start_gunicorn(port: int, env: dict, log_path: str) -> subprocess.Popen:
                 raise RuntimeError(f"gunicorn did not start, see {log_path}") from None
             time.sleep(0.2)
     raise RuntimeError("gunicorn did not open its port in time")
-
-
-def stop(process: subprocess.Popen) -> None:
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(20)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
 
 
 def poll_once(port: int, path: str) -> tuple[int, float]:
@@ -168,21 +151,6 @@ def poll_once(port: int, path: str) -> tuple[int, float]:
         return response.status, time.perf_counter() - start
     finally:
         conn.close()
-
-
-def server_cpu_seconds(master_pid: int) -> float:
-    """User + system CPU time of gunicorn's master and workers (from /proc)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        pid, ppid = int(stat.parent.name), int(fields[1])
-        if pid == master_pid or ppid == master_pid:
-            total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
 
 
 def client_process(port, paths, seconds, interval, queue) -> None:
@@ -291,15 +259,15 @@ def main() -> int:
             rooms = [(code, Room.objects.get(code=code).version) for code, _ in rooms]
             connections.close_all()
             port = free_port()
-            server = start_gunicorn(port, env, str(Path(tmp) / "gunicorn.log"))
+            server = start_server(port, env, str(Path(tmp) / "gunicorn.log"))
             try:
                 poll_once(port, f"/spiele/alpaka/raum/{rooms[0][0]}/status/?v={rooms[0][1]}")
-                cpu_before = server_cpu_seconds(server.pid)
+                cpu_before = cpu_seconds(process_tree(server.pid))
                 flat_out = load(port, rooms, args.clients, args.seconds, interval=0)
-                server_cpu = server_cpu_seconds(server.pid) - cpu_before
+                server_cpu = cpu_seconds(process_tree(server.pid)) - cpu_before
                 paced = load(port, rooms, args.clients, min(args.seconds, 6), interval=1.0)
             finally:
-                stop(server)
+                stop_gunicorn(server, 20)
         finally:
             if args.postgres:
                 from django.db import connections

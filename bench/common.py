@@ -1,11 +1,19 @@
-"""Helpers the benchmarks share: free ports, percentiles, scratch PostgreSQL databases and
-Django set up against them."""
+"""Helpers the benchmarks share: free ports, percentiles, scratch PostgreSQL databases,
+Django set up against them, and gunicorn started, measured and stopped."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
+import signal
 import socket
+import subprocess
+import sys
 import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 POSTGRES_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -53,3 +61,71 @@ def setup_django(env: dict) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+
+
+def start_gunicorn(
+    app: str, port: int, env: dict, workers: int, log_path: str, *extra_args: str
+) -> subprocess.Popen:
+    """gunicorn with the production settings on 127.0.0.1:``port``, in a session of its own
+    (``stop_gunicorn`` ends master and workers). Without a DATABASE_URL in ``env`` it uses
+    the SQLite default. The caller waits until it answers as it needs."""
+    full_env = {
+        **os.environ,
+        **env,
+        "DJANGO_SETTINGS_MODULE": "site_config.settings.prod",
+        "DJANGO_SECRET_KEY": env.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "GUNICORN_WORKERS": str(workers),
+    }
+    if "DATABASE_URL" not in env:
+        full_env.pop("DATABASE_URL", None)
+    log = open(log_path, "w")  # noqa: SIM115 - closed with the process
+    return subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "site_config/gunicorn.conf.py", *extra_args, app],
+        cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+
+
+def stop_gunicorn(process: subprocess.Popen, seconds: float = 30) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its children (gunicorn's master and workers), from /proc."""
+    found = [pid]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes, from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime + stime
+    return total / ticks
+
+
+def rss_mb(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total / 1024

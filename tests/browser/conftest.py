@@ -86,6 +86,15 @@ def open_browser(browser, live_server):
     yield from strict_windows(browser, live_server.url)
 
 
+def own_stars_in_place(page):
+    """Wait until the reader's own star form (a fragment, with CSRF token) has replaced the
+    cached page's placeholder: before that, a star opens the rating page (the way without
+    JavaScript)."""
+    from playwright.sync_api import expect
+
+    expect(page.locator(".rating__form[hx-post]")).to_be_visible()
+
+
 def assert_accessible(page):
     """axe-core (bundled with axe-playwright-python): no serious or critical violations."""
     from axe_playwright_python.sync_playwright import Axe

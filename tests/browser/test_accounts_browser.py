@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from accounts import services
 from feedback.models import ErrorReport
-from tests.browser.conftest import PHONE, assert_accessible, screenshot
+from tests.browser.conftest import PHONE, assert_accessible, own_stars_in_place, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -81,6 +81,7 @@ def test_sign_up_confirm_vote_and_see_the_points(page, content, live_server):
 
     page.goto("/spiele/the-cat/")
     expect(page.locator("#bewertung")).to_contain_text("Die erste Stimme bringt +5 Punkte.")
+    own_stars_in_place(page)
     page.get_by_role("button", name="4 von 5 Sternen – sehr gut").click()
     expect(page.locator("#bewertung-meldung")).to_contain_text("+5 Punkte")
 

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, assert_accessible, screenshot
+from tests.browser.conftest import PHONE, assert_accessible, own_stars_in_place, screenshot
 from tests.factories import make_article, make_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,9 +26,13 @@ def phone(browser, live_server):
     context.close()
 
 
+def open_own_stars(page):
+    page.goto("/spiele/sternspiel/")
+    own_stars_in_place(page)
+
+
 def test_csrf_failure_on_an_htmx_vote_shows_the_german_message(phone, rated_game):
-    phone.goto("/spiele/sternspiel/")
-    expect(phone.locator("#stern-4")).to_be_visible()
+    open_own_stars(phone)
     # The CSRF cookie is gone (e.g. cleared in another tab): the server answers 403.
     phone.context.clear_cookies()
     phone.locator("#stern-4").click()
@@ -43,7 +47,7 @@ def test_csrf_failure_on_an_htmx_vote_shows_the_german_message(phone, rated_game
 
 
 def test_lost_connection_is_said_in_place_and_cleared_on_the_next_try(phone, rated_game):
-    phone.goto("/spiele/sternspiel/")
+    open_own_stars(phone)
     phone.route("**/bewerten/", lambda route: route.abort())
     phone.locator("#stern-3").click()
     message = phone.locator(".request-error")

@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from feedback.models import ErrorReport, Vote
-from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
+from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, own_stars_in_place, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -72,6 +72,7 @@ def test_report_from_a_section_link_thanks_in_place_and_status_page(page, conten
 def test_vote_with_stars_and_change_it(page, content):
     page.goto("/spiele/the-cat/")
     expect(page.locator("#bewertung")).to_contain_text("Noch keine Stimmen – Sei der Erste!")
+    own_stars_in_place(page)
     page.get_by_role("button", name="4 von 5 Sternen – sehr gut").click()
     expect(page.locator("#bewertung-meldung")).to_have_text(re.compile("4 von 5 Sternen vergeben"))
     expect(page.locator(".rating__average")).to_have_text("4,0")
