@@ -17,7 +17,12 @@ from games.play import views as demo_views
 from rules.models import Section
 from rules.publishing import SNAPSHOT_DIGEST, PublishedArticle, article_for_page
 from site_config import content_versions
-from site_config.page_cache import PER_VISITOR_CACHE_CONTROL, cached_page, code_stamp
+from site_config.page_cache import (
+    PER_VISITOR_CACHE_CONTROL,
+    cached_page,
+    code_stamp,
+    query_part_key,
+)
 from sleeves.selectors import box_for
 
 
@@ -40,26 +45,12 @@ def catalogue(request):
         "games": cache(games),
         # The filter form shows nothing but the query string's values.
         "form_key": f"{code_stamp()}:catalogue-form:{request.GET.urlencode()}",
-        "results_key": _catalogue_results_key(request),
+        # The results show every visible game's row, people and vote averages.
+        "results_key": query_part_key(request, "catalogue", "games", "votes"),
     }
     if request.htmx:
         return render(request, "games/catalogue.html#results", context)
     return render(request, "games/catalogue.html", context)
-
-
-def _catalogue_results_key(request) -> str:
-    """The result list shows every visible game's row, people and vote averages for
-    the filters in the query string; staff also see drafts and never share it."""
-    if request.user.is_staff:
-        return ""
-    return ":".join(
-        (
-            code_stamp(),
-            "catalogue",
-            content_versions.versions("games", "votes"),
-            request.GET.urlencode(),
-        )
-    )
 
 
 def _game_for(request, slug, for_page=False):

@@ -203,6 +203,18 @@ def code_stamp() -> str:
     return digest.hexdigest()[:16]
 
 
+def query_part_key(request, name: str, *groups: str, with_address: bool = False) -> str:
+    """The key of a rendered part that shows rows of the content ``groups`` chosen by the
+    query string (templatetags/page_parts), e.g. the catalogue's results. Empty for staff,
+    who also see drafts. ``with_address``: the part names scheme and host (a share link)."""
+    if request.user.is_staff:
+        return ""
+    address = (request.scheme, request.get_host()) if with_address else ()
+    return ":".join(
+        (code_stamp(), name, content_versions.versions(*groups), *address, request.GET.urlencode())
+    )
+
+
 def page_key(request) -> str:
     raw = "|".join(
         (

@@ -7,8 +7,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from site_config import content_versions
-from site_config.page_cache import cached_page, code_stamp
+from site_config.page_cache import cached_page, query_part_key
 from sleeves.calculation import MAX_COPIES, MAX_GAMES, Selection, parse_selection
 from sleeves.selectors import finder_for, search_games
 
@@ -51,7 +50,10 @@ def finder(request):
     # (templatetags/page_parts): a kept page costs no query and no calculation.
     prepared = cache(partial(_finder_context, request))
     context = {name: partial(_pick, prepared, name) for name in FINDER_CONTEXT}
-    context["finder_key"] = _finder_key(request)
+    # The finder shows the sleeve catalogue and the games' rows; its share link the address.
+    context["finder_key"] = query_part_key(
+        request, "sleeve-finder", "games", "sleeves", with_address=True
+    )
     context["finder_is_htmx"] = bool(request.htmx)  # the list then carries out-of-band swaps
     if request.htmx:
         return render(request, "sleeves/finder.html#finder", context)
@@ -66,23 +68,6 @@ FINDER_CONTEXT = (
 
 def _pick(prepared, name):
     return prepared()[name]
-
-
-def _finder_key(request) -> str:
-    """The finder shows the sleeve catalogue and the games' rows for the query string;
-    the share link names scheme and host. Staff see drafts and never share it."""
-    if request.user.is_staff:
-        return ""
-    return ":".join(
-        (
-            code_stamp(),
-            "sleeve-finder",
-            content_versions.versions("games", "sleeves"),
-            request.scheme,
-            request.get_host(),
-            request.GET.urlencode(),
-        )
-    )
 
 
 def _finder_context(request) -> dict:
