@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import (  # noqa: E402
     cpu_seconds,
+    ensure_alpaka_game,
     free_port,
     percentile,
     postgres_available,
@@ -67,23 +68,10 @@ RACE_ROUNDS = 20
 
 def make_rooms(count: int, players: int) -> list[dict]:
     """Running Alpaka games of ``players`` humans each."""
-    from games.models import Game
     from games.play import definition as engines
     from rooms import services
 
-    Game.objects.get_or_create(
-        slug="alpaka",
-        defaults={
-            "title": "Alpaka",
-            "short_description": "Benchmark",
-            "players_min": 2,
-            "players_max": 6,
-            "min_age": 8,
-            "duration_minutes": 20,
-            "is_published": True,
-            "demo_engine": "alpaka",
-        },
-    )
+    ensure_alpaka_game()
     engine = engines.get("alpaka")
     rooms = []
     for number in range(count):

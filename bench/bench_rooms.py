@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import (  # noqa: E402
     cpu_seconds,
+    ensure_alpaka_game,
     free_port,
     percentile,
     process_tree,
@@ -62,6 +63,7 @@ def make_rooms() -> list[tuple[str, int]]:
     from rooms import services
     from rooms.models import Room
 
+    ensure_alpaka_game()
     engine = engines.get("alpaka")
     rooms = []
     for number in range(ROOMS):
@@ -93,6 +95,7 @@ def in_process(rooms: list[tuple[str, int]], repeats: int) -> None:
     rendered.clear()
     with CaptureQueriesContext(connection) as queries:
         response = client.get(url)
+    assert response.status_code == 204, response.status_code
     print("Unchanged poll (in-process, Django test client):")
     print(
         f"  status {response.status_code}, {len(queries)} database quer{'y' if len(queries) == 1 else 'ies'}, "
@@ -120,7 +123,7 @@ def in_process(rooms: list[tuple[str, int]], repeats: int) -> None:
         start = time.perf_counter()
         response = client.get(f"/spiele/alpaka/raum/{code}/status/?v={version}")
         changed.append(time.perf_counter() - start)
-    assert response.status_code == 200
+    assert response.status_code == 200, response.status_code
     print(f"Changed poll (table re-rendered): median {statistics.median(changed) * 1000:.2f} ms")
 
 

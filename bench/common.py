@@ -129,3 +129,22 @@ def rss_mb(pids: list[int]) -> float:
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1])
     return total / 1024
+
+
+def ensure_alpaka_game() -> None:
+    """The published Alpaka game row that rooms need (a scratch database has none)."""
+    from games.models import Game
+
+    Game.objects.get_or_create(
+        slug="alpaka",
+        defaults={
+            "title": "Alpaka",
+            "short_description": "Benchmark",
+            "players_min": 2,
+            "players_max": 6,
+            "min_age": 8,
+            "duration_minutes": 20,
+            "is_published": True,
+            "demo_engine": "alpaka",
+        },
+    )
