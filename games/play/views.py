@@ -8,10 +8,12 @@ the page (the note then travels as a Django message, like in rooms).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
@@ -57,6 +59,13 @@ def _definition(slug: str, request=None):
 
 
 def urls(definition) -> dict:
+    """The demo's request URLs (the same on every request: reversed once per prefix)."""
+    return dict(_urls(definition.key, get_script_prefix()))
+
+
+@lru_cache(maxsize=64)
+def _urls(key: str, _script_prefix: str) -> dict:
+    definition = registry.get(key)
     slug = {"slug": definition.slug}
     result = {
         name: reverse(f"games:demo_{name}", kwargs=slug)
