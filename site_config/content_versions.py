@@ -128,7 +128,8 @@ class _KeptInProcess:
             self.chars = 0
 
 
-_kept = _KeptInProcess(max_chars=64 * 1024 * 1024, max_entries=5000)
+# About 32 MB per process (2 bytes per character for text with umlauts).
+_kept = _KeptInProcess(max_chars=16 * 1024 * 1024, max_entries=5000)
 
 
 def kept(key: str, compute):
