@@ -2,8 +2,8 @@
 
 Query budget (fixed, independent of how many formats and products exist):
 - `box_for(game)`: 1 query for the formats; 2 more (settings, products) only when the
-  game has formats at all.
-- `finder_for(...)`: games, their publishers, formats, settings, products.
+  game has formats at all – the products only once per process and sleeve-data version.
+- `finder_for(...)`: games, their publishers, formats, settings, products (as above).
 """
 
 from __future__ import annotations
@@ -17,17 +17,27 @@ from django.db.models import Exists, OuterRef
 from django.urls import reverse
 
 from games.models import Edition, Game
+from site_config import content_versions
 from sleeves import calculation as fitting
 from sleeves.calculation import Calculation, CardGroup, Offer, Pick, Selection
 from sleeves.models import CardFormat, SleeveProduct, SleeveSettings
 
 
-def load_offers() -> list[Offer]:
-    """Active, stand-alone sleeves (inner "perfect fit" sleeves are never recommended)."""
+def load_offers() -> tuple[Offer, ...]:
+    """Active, stand-alone sleeves (inner "perfect fit" sleeves are never recommended).
+
+    Kept by each process until the sleeve data change (their content version): the
+    catalogue is the same for every box and every finder request, and offers are frozen.
+    """
+    version = content_versions.versions("sleeves")
+    return content_versions.kept(f"sleeve-offers:{version}", _offers_from_database)
+
+
+def _offers_from_database() -> tuple[Offer, ...]:
     products = SleeveProduct.objects.filter(is_active=True, is_inner_sleeve=False).select_related(
         "brand", "card_size"
     )
-    return [
+    return tuple(
         Offer(
             brand=product.brand.name,
             name=product.name,
@@ -44,7 +54,7 @@ def load_offers() -> list[Offer]:
             key=product.pk,
         )
         for product in products
-    ]
+    )
 
 
 def tolerance() -> Decimal:
@@ -249,7 +259,7 @@ def finder_for(selection: Selection, user, include_expansions: bool = False) -> 
     has_sizes = any(group.size for group in groups)
     calculation = fitting.calculate(
         groups,
-        load_offers() if has_sizes else [],
+        load_offers() if has_sizes else (),
         tolerance(),
         include_expansions=include_expansions,
     )

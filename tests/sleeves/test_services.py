@@ -329,3 +329,18 @@ def test_any_selection_survives_the_url(pick_list):
     parsed = parse_selection(selection.param)
     assert parsed == selection
     assert parsed.problems == ()
+
+
+@pytest.mark.django_db
+def test_offers_are_read_once_until_the_sleeve_data_change(poker, django_assert_num_queries):
+    from sleeves.selectors import load_offers
+    from tests.sleeves.conftest import make_product
+
+    make_product("Erste Marke", poker, name="Alte Hülle")
+    assert [offer.name for offer in load_offers()] == ["Alte Hülle"]
+    with django_assert_num_queries(0):  # kept by this process (only the version is asked)
+        assert [offer.name for offer in load_offers()] == ["Alte Hülle"]
+    make_product("Zweite Marke", poker, name="Neue Hülle")  # the sleeves' version goes up
+    with django_assert_num_queries(1):
+        names = sorted(offer.name for offer in load_offers())
+    assert names == ["Alte Hülle", "Neue Hülle"]
