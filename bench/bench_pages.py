@@ -36,6 +36,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the cache keys' names (site_config)
 PYTHON = sys.executable
 PAGES = [
     "/spiele/the-cat/",
@@ -131,22 +132,30 @@ def wrk(url: str, seconds: int, connections: int) -> tuple[float, str]:
     return rate, note
 
 
+def _cache_key(env, key: str) -> str:
+    """A key as Django's RedisCache stores it (prefix, version 1)."""
+    return f"{env['CACHE_KEY_PREFIX']}:1:{key}"
+
+
 def bump_generation(env) -> None:
     """As an editor's save does (site_config.page_cache), from outside the server."""
     import redis
 
-    key = f"{env['CACHE_KEY_PREFIX']}:1:pagecache:generation"
-    redis.Redis.from_url(env["REDIS_URL"]).incr(key)
+    from site_config.page_cache import GENERATION_KEY
+
+    redis.Redis.from_url(env["REDIS_URL"]).incr(_cache_key(env, GENERATION_KEY))
 
 
 def bump_versions(env) -> None:
-    """As a change to a game, a sleeve and a vote together (site_config.content_versions):
-    every part keyed by a content group is drawn again."""
+    """As a change in every content group at once (site_config.content_versions): every
+    part keyed by a group's version is drawn again."""
     import redis
 
+    from site_config.content_versions import GROUPS, VERSION_KEY
+
     client = redis.Redis.from_url(env["REDIS_URL"])
-    for group in ("games", "sleeves", "votes"):
-        client.incr(f"{env['CACHE_KEY_PREFIX']}:1:pagecache:version:{group}")
+    for group in GROUPS:
+        client.incr(_cache_key(env, VERSION_KEY.format(group)))
 
 
 def forget_cache(env) -> None:

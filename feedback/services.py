@@ -187,19 +187,16 @@ def with_vote_stats(queryset, visitor: str | None = None):
     return queryset
 
 
-def attach_vote_stats(game, votes_version: str = ""):
+def attach_vote_stats(game, votes_version: str):
     """Set vote_count and vote_average on one game (as ``with_vote_stats`` annotates a
-    list). Given the votes' content version (site_config.content_versions), the numbers
-    are kept per process until any vote changes."""
+    list), kept per process under the votes' content version (site_config.content_versions)
+    until any vote changes."""
 
     def count() -> dict:
         votes = Vote.objects.filter(game=game)
         return votes.aggregate(vote_count=Count("pk"), vote_average=Avg("stars"))
 
-    if votes_version:
-        stats = content_versions.kept(f"vote-stats:{game.pk}:{votes_version}", count)
-    else:
-        stats = count()
+    stats = content_versions.kept(f"vote-stats:{game.pk}:{votes_version}", count)
     game.vote_count = stats["vote_count"]
     game.vote_average = stats["vote_average"]
     return game

@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-import threading
 import time
-from collections import OrderedDict
 from functools import lru_cache, wraps
 from pathlib import Path
 
@@ -38,6 +36,7 @@ from django.http import HttpResponse
 from django.urls import Resolver404, resolve, reverse
 
 from site_config import content_versions
+from site_config.lru import SizedLRU
 
 GENERATION_KEY = "pagecache:generation"
 HIT_HEADER = "X-Page-Cache"
@@ -111,46 +110,16 @@ class _KnownGeneration:
         return self.value
 
 
-class _LocalPages:
-    """The pages this process served last, by key (least recently used out first).
-
-    Entries carry their generation, so an entry is only used while it is current;
-    the shared cache stays the place every process stores into.
-    """
-
-    def __init__(self, max_bytes: int):
-        self.max_bytes = max_bytes
-        self.entries: OrderedDict[str, tuple] = OrderedDict()
-        self.size = 0
-        self.lock = threading.Lock()
-
-    def get(self, key: str, generation: int):
-        with self.lock:
-            entry = self.entries.get(key)
-            if entry is None or entry[0] != generation:
-                return None
-            self.entries.move_to_end(key)
-            return entry
-
-    def put(self, key: str, entry: tuple) -> None:
-        with self.lock:
-            old = self.entries.pop(key, None)
-            if old is not None:
-                self.size -= len(old[3])
-            self.entries[key] = entry
-            self.size += len(entry[3])
-            while self.size > self.max_bytes and self.entries:
-                _key, dropped = self.entries.popitem(last=False)
-                self.size -= len(dropped[3])
-
-    def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
-            self.size = 0
-
-
 _known = _KnownGeneration()
-_local = _LocalPages(max_bytes=32 * 1024 * 1024)
+# The pages this process served last (entry: generation, status, headers, content); the
+# shared cache stays the place every process stores into.
+_local = SizedLRU(32 * 1024 * 1024, size=lambda entry: len(entry[3]))
+
+
+def _local_page(key: str, generation: int):
+    """This process's copy of a page, if it is of the current generation."""
+    entry = _local.get(key)
+    return entry if entry is not None and entry[0] == generation else None
 
 
 def bump_generation(changed_model=None) -> None:
@@ -256,14 +225,14 @@ def lookup(request) -> HttpResponse | None:
     key = page_key(request)
     generation = _known.fresh()
     if generation is not None:
-        entry = _local.get(key, generation) or cache.get(key)
+        entry = _local_page(key, generation) or cache.get(key)
     else:
         found = cache.get_many([key, GENERATION_KEY])
         generation = generation_of(found.get(GENERATION_KEY))
         if generation is None:
             generation = _start_generation()
         _known.remember(generation)
-        entry = _local.get(key, generation) or found.get(key)
+        entry = _local_page(key, generation) or found.get(key)
     request._page_cache_key = key
     request._page_cache_generation = generation
     if entry is not None and entry[0] == generation:

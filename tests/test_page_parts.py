@@ -13,6 +13,7 @@ from feedback.models import Vote
 from rules.models import Section
 from rules.publishing import publish
 from site_config import content_versions, page_cache
+from site_config.lru import SizedLRU
 from sleeves.models import CardFormat, CardSize
 from tests.factories import add_people, make_article, make_game
 
@@ -188,7 +189,7 @@ def test_people_and_their_structured_data_follow_an_edit_and_a_vote(two_games):
 
 
 def test_parts_are_kept_unpickled_within_a_budget():
-    store = content_versions._KeptInProcess(max_chars=300, max_entries=3)
+    store = SizedLRU(300, size=content_versions.kept_size, max_entries=3)
     part = "x" * 150
     store.put("a", part)
     store.put("b", "y" * 150)
