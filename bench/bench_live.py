@@ -5,7 +5,7 @@
 
 1. Setup: a scratch PostgreSQL database (``--sqlite``: a SQLite file), a channel
    prefix of its own in Redis, and ``--rooms`` Alpaka rooms with ``clients /
-   rooms`` human players each, dealt through ``rooms.services``.
+   rooms`` human players each, dealt through ``rooms.lobby``.
 2. Server: ``gunicorn -c site_config/gunicorn.conf.py site_config.asgi:application``
    (uvicorn workers, production settings) on a free port of 127.0.0.1.
 3. Clients, one asyncio process: every player opens its room's stream (raw
@@ -69,17 +69,17 @@ RACE_ROUNDS = 20
 def make_rooms(count: int, players: int) -> list[dict]:
     """Running Alpaka games of ``players`` humans each."""
     from games.play import definition as engines
-    from rooms import services
+    from rooms import lobby, seating
 
     ensure_alpaka_game()
     engine = engines.get("alpaka")
     rooms = []
     for number in range(count):
         visitors = [f"live-{number}-{seat}-{secrets.token_hex(4)}" for seat in range(players)]
-        room = services.create_room(engine, visitors[0], f"Gast {number}", {"target": "40"})
+        room = lobby.create_room(engine, visitors[0], f"Gast {number}", {"target": "40"})
         for seat, visitor in enumerate(visitors[1:], start=1):
-            services.join(engine, room.code, visitor, f"Spieler {seat}")
-        services.start(engine, room.code, visitors[0])
+            seating.join(engine, room.code, visitor, f"Spieler {seat}")
+        lobby.start(engine, room.code, visitors[0])
         rooms.append({"code": room.code, "visitors": visitors})
     return rooms
 
@@ -117,7 +117,7 @@ def start_server(port: int, env: dict, workers: int, log_path: str) -> subproces
 
 
 def stop_server(process: subprocess.Popen) -> float:
-    """SIGTERM (streams end at once, rooms.live); returns how long the stop took."""
+    """SIGTERM (streams end at once, games.play.streams); returns how long the stop took."""
     started = time.monotonic()
     stop_gunicorn(process)
     return time.monotonic() - started
@@ -359,12 +359,12 @@ async def race_phase(port, server):
     from asgiref.sync import sync_to_async
 
     from games.play import definition as engines
-    from rooms import services
+    from rooms import lobby
     from rooms.models import Room
 
     engine = engines.get("alpaka")
     visitors = [f"race-{n}-{secrets.token_hex(4)}" for n in range(RACE_CLIENTS)]
-    room = await sync_to_async(services.create_room)(engine, visitors[0], "Hanna", {})
+    room = await sync_to_async(lobby.create_room)(engine, visitors[0], "Hanna", {})
     code = room.code
     cookies = [visitor_cookie(v) for v in visitors]
     streams = [
@@ -436,7 +436,7 @@ async def race_phase(port, server):
         f"streams behind the final version {behind} of {len(streams)}"
     )
     await http.aclose()
-    # A deploy: SIGTERM with every stream open. The streams end at once (rooms.live), so
+    # A deploy: SIGTERM with every stream open. The streams end at once (games.play.streams), so
     # the workers exit without waiting for gunicorn's kill.
     stopped = await asyncio.to_thread(stop_server, server)
     ended = sum(stream.task.done() for stream in streams)

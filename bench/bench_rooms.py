@@ -60,7 +60,7 @@ def database_env(args, db_path: str) -> dict:
 def make_rooms() -> list[tuple[str, int]]:
     """25 running games of four humans each; returns (code, version) per room."""
     from games.play import definition as engines
-    from rooms import services
+    from rooms import lobby, seating
     from rooms.models import Room
 
     ensure_alpaka_game()
@@ -68,10 +68,10 @@ def make_rooms() -> list[tuple[str, int]]:
     rooms = []
     for number in range(ROOMS):
         host = f"bench-{number}-0"
-        room = services.create_room(engine, host, f"Gast {number}", {"target": "40"})
+        room = lobby.create_room(engine, host, f"Gast {number}", {"target": "40"})
         for seat in range(1, PLAYERS_PER_ROOM):
-            services.join(engine, room.code, f"bench-{number}-{seat}", f"Spieler {seat}")
-        services.start(engine, room.code, host)
+            seating.join(engine, room.code, f"bench-{number}-{seat}", f"Spieler {seat}")
+        lobby.start(engine, room.code, host)
         rooms.append((room.code, Room.objects.get(pk=room.pk).version))
     return rooms
 
@@ -83,7 +83,7 @@ def in_process(rooms: list[tuple[str, int]], repeats: int) -> None:
     from django.test.utils import CaptureQueriesContext, setup_test_environment
 
     from games.play import definition as engines
-    from rooms import services
+    from rooms import playing
 
     setup_test_environment()  # template_rendered fires only in the test environment
     rendered = []
@@ -117,7 +117,7 @@ def in_process(rooms: list[tuple[str, int]], repeats: int) -> None:
 
     room = Room.objects.get(code=code)
     turn = room.state["turn"]
-    services.act(engine, code, f"bench-0-{turn}", room.version, {"aktion": "draw"})
+    playing.act(engine, code, f"bench-0-{turn}", room.version, {"aktion": "draw"})
     changed = []
     for _ in range(max(50, repeats // 20)):
         start = time.perf_counter()

@@ -2,7 +2,6 @@ from django.urls import path
 
 from games import examples_views, views
 from games.play import views as demo
-from rooms import live_views
 
 app_name = "games"
 
@@ -23,7 +22,7 @@ urlpatterns = [
     path(DEMO + "aktion/", demo.act, name="demo_act"),
     path(DEMO + "gegner/", demo.bot, name="demo_bot"),
     path(DEMO + "status/", demo.poll, name="demo_poll"),
-    path(DEMO + "live/", live_views.demo, name="demo_live"),
+    path(DEMO + "live/", demo.live, name="demo_live"),
     path(DEMO + "neu/", demo.new, name="demo_new"),
     path(DEMO + "<slug:name>/", demo.extra, name="demo_extra"),
 ]

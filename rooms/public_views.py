@@ -21,7 +21,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from games.models import Game
 from games.visitors import existing_visitor_id, visitor_id
-from rooms import public, services
+from rooms import public, seating
 from rooms.models import Seat
 from site_config.ratelimit import HOUR, Limit, client_ip, hit
 
@@ -162,7 +162,7 @@ def public_join(request, slug, public_code):
             status = 429
         else:
             visitor = visitor_id(request)
-            result = services.join_public(definition, public_code, visitor, name)
+            result = seating.join_public(definition, public_code, visitor, name)
             seat = next((s for s in result.seats if s.visitor == visitor and not s.left), None)
             if result.room is not None and seat is not None:
                 response = redirect(_room_url(definition, result.room.code))
@@ -176,7 +176,7 @@ def public_join(request, slug, public_code):
                     secure=request.is_secure(),
                 )
                 return response
-            message = result.message or services.NOT_PUBLIC
+            message = result.message or seating.NOT_PUBLIC
             status = 409
     found = public.open_rooms([definition], visitor, public_code=public_code)
     if not found and not message:
@@ -187,7 +187,7 @@ def public_join(request, slug, public_code):
         "public_code": public_code,
         "name": name,
         "message": message,
-        "name_max": services.NAME_MAX,
+        "name_max": seating.NAME_MAX,
         "players_url": reverse("rooms:players", kwargs={"slug": slug}),
     }
     return _no_store(render(request, "rooms/public/join.html", context, status=status))

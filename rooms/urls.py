@@ -12,7 +12,7 @@ urlpatterns = [
     path("spiele/<slug:slug>/raum/neu/", views.create, name="create"),
     path(ROOM, views.room, name="room"),
     path(ROOM + "status/", views.poll, name="poll"),
-    # Server-Sent Events: a notice per new version (rooms.live); the poll stays the fallback.
+    # Server-Sent Events: a notice per new version (games.play.streams); the poll stays the fallback.
     path(ROOM + "live/", live_views.room, name="live"),
     path(ROOM + "beitreten/", views.join, name="join"),
     path(ROOM + "einstellungen/", views.options, name="options"),

@@ -1,4 +1,5 @@
-"""Room pages and actions. Thin: ``services`` decides, the templates show.
+"""Room pages and actions. Thin: the room flows decide (``rooms.lobby``, ``rooms.seats``,
+``rooms.playing``, read by ``rooms.reading``), the templates show.
 
 Every page and partial is rendered from ``view(state, seat)`` of the
 requesting visitor's own seat (``None`` for spectators); the state itself
@@ -8,7 +9,9 @@ never reaches a template.
 from __future__ import annotations
 
 import contextlib
+import math
 import secrets
+from datetime import datetime
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
@@ -25,7 +28,7 @@ from games.models import Game
 from games.play import definition as registry
 from games.play.definition import GameDefinition
 from games.visitors import visitor_id
-from rooms import services
+from rooms import lobby, locked, playing, reading, seating
 from rooms.models import Room
 from site_config.ratelimit import HOUR, Limit, client_ip, hit
 
@@ -36,7 +39,7 @@ BODY = "rooms/room.html#body"
 GONE = "rooms/room.html#gone"
 
 
-def _engine(slug: str, request=None) -> GameDefinition:
+def room_engine(slug: str, request=None) -> GameDefinition:
     engine = registry.for_slug(slug)
     if engine is None or not engine.rooms:
         raise Http404("Für dieses Spiel gibt es keine Online-Räume.")
@@ -50,6 +53,12 @@ def _game(request, engine) -> Game:
     if game is None:
         raise Http404("Dieses Spiel gibt es nicht.")
     return game
+
+
+def seconds_left(moment: datetime | None, now: datetime) -> int | None:
+    if moment is None:
+        return None
+    return max(0, math.ceil((moment - now).total_seconds()))
 
 
 def _version(raw) -> int | None:
@@ -100,7 +109,7 @@ def room_context(request, engine, room: Room, seats, *, message: str = "", since
             view,
             bots={s.number for s in seats if s.is_bot},
             hosts={s.number for s in seats if s.is_host},
-            remaining=services.seconds_left(room.deadline, clock.now()),
+            remaining=seconds_left(room.deadline, clock.now()),
             log=room.log,
             since=since,
         )
@@ -163,7 +172,7 @@ def room_context(request, engine, room: Room, seats, *, message: str = "", since
 
 def _render_body(request, engine, result, *, since=None):
     if result.room is None:
-        context = {"engine": engine, "message": result.message or services.MISSING}
+        context = {"engine": engine, "message": result.message or locked.MISSING}
         # A poll is told to stop polling; the notice is still swapped in.
         response_class = HttpResponseStopPolling if request.method == "GET" else HttpResponse
         response = response_class(render(request, GONE, context).content)
@@ -186,7 +195,7 @@ def _respond(request, engine, code: str, result, *, since=None):
         messages.add_message(request, level, result.message)
     if result.room is None:
         target = reverse("rooms:create", kwargs={"slug": engine.slug})
-        if result.message == services.MISSING:
+        if result.message == locked.MISSING:
             target = reverse("games:detail", kwargs={"slug": engine.slug})
         return redirect(target)
     return redirect(reverse("rooms:room", kwargs={"slug": engine.slug, "code": code}))
@@ -198,7 +207,7 @@ def _respond(request, engine, code: str, result, *, since=None):
 @never_cache
 @require_http_methods(["GET", "POST"])
 def create(request, slug):
-    engine = _engine(slug, request)
+    engine = room_engine(slug, request)
     game = _game(request, engine)
     values = {"name": "", **engine.default_options()}
     error = ""
@@ -206,14 +215,14 @@ def create(request, slug):
         values.update({key: request.POST.get(key, "") for key in ("name",)})
         try:
             if hit(ROOMS_PER_IP, client_ip(request)):
-                raise services.RoomError(
+                raise locked.RoomError(
                     "Von deinem Anschluss wurden gerade sehr viele Räume eröffnet. "
                     "Bitte versuch es in einer Stunde noch einmal."
                 )
-            room = services.create_room(
+            room = lobby.create_room(
                 engine, visitor_id(request), request.POST.get("name"), request.POST
             )
-        except services.RoomError as refused:
+        except locked.RoomError as refused:
             error = str(refused)
             for option in engine.options:
                 with contextlib.suppress(ValueError):  # keep what was valid
@@ -228,7 +237,7 @@ def create(request, slug):
         "options": options,
         "name": values["name"],
         "error": error,
-        "name_max": services.NAME_MAX,
+        "name_max": seating.NAME_MAX,
     }
     response = render(request, "rooms/create.html", context, status=200)
     return response
@@ -237,14 +246,14 @@ def create(request, slug):
 @never_cache
 @require_safe
 def room(request, slug, code):
-    engine = _engine(slug, request)
+    engine = room_engine(slug, request)
     game = _game(request, engine)
-    result = services.load(engine, code)
+    result = reading.load(engine, code)
     if result.room is None:
         response = render(
             request,
             "rooms/missing.html",
-            {"game": game, "engine": engine, "message": services.MISSING},
+            {"game": game, "engine": engine, "message": locked.MISSING},
             status=404,
         )
         return response
@@ -256,14 +265,14 @@ def room(request, slug, code):
 @require_safe
 def poll(request, slug, code):
     """The live update: 204 (no query beyond one, no template) while nothing changed."""
-    engine = _engine(slug, request)
+    engine = room_engine(slug, request)
     since = _version(request.GET.get("v"))
-    info = services.poll_info(engine, code)
-    if info is not None and since is not None and services.unchanged(info, since, clock.now()):
+    info = reading.poll_info(engine, code)
+    if info is not None and since is not None and reading.unchanged(info, since, clock.now()):
         response = HttpResponse(status=204)
         patch_cache_control(response, no_store=True)
         return response
-    return _render_body(request, engine, services.load(engine, code), since=since)
+    return _render_body(request, engine, reading.load(engine, code), since=since)
 
 
 # --- Actions -------------------------------------------------------------------------------
@@ -272,16 +281,16 @@ def poll(request, slug, code):
 @require_POST
 @vary_on_headers("HX-Request")
 def join(request, slug, code):
-    engine = _engine(slug, request)
-    result = services.join(engine, code, visitor_id(request), request.POST.get("name"))
+    engine = room_engine(slug, request)
+    result = seating.join(engine, code, visitor_id(request), request.POST.get("name"))
     return _respond(request, engine, code, result)
 
 
 @require_POST
 @vary_on_headers("HX-Request")
 def options(request, slug, code):
-    engine = _engine(slug, request)
-    result = services.update_options(engine, code, visitor_id(request), request.POST)
+    engine = room_engine(slug, request)
+    result = lobby.update_options(engine, code, visitor_id(request), request.POST)
     return _respond(request, engine, code, result)
 
 
@@ -289,44 +298,44 @@ def options(request, slug, code):
 @vary_on_headers("HX-Request")
 def visibility(request, slug, code):
     """The host lists the room under „Mitspieler finden“ or makes it private again."""
-    engine = _engine(slug, request)
+    engine = room_engine(slug, request)
     expected = _version(request.POST.get("version"))
     public = request.POST.get("oeffentlich") == "1"
-    result = services.set_public(engine, code, visitor_id(request), public, expected)
+    result = lobby.set_public(engine, code, visitor_id(request), public, expected)
     return _respond(request, engine, code, result)
 
 
 @require_POST
 @vary_on_headers("HX-Request")
 def add_bot(request, slug, code):
-    engine = _engine(slug, request)
-    result = services.add_bot(engine, code, visitor_id(request), request.POST.get("token", ""))
+    engine = room_engine(slug, request)
+    result = seating.add_bot(engine, code, visitor_id(request), request.POST.get("token", ""))
     return _respond(request, engine, code, result)
 
 
 @require_POST
 @vary_on_headers("HX-Request")
 def remove_bot(request, slug, code):
-    engine = _engine(slug, request)
-    result = services.remove_bot(engine, code, visitor_id(request), request.POST.get("platz"))
+    engine = room_engine(slug, request)
+    result = seating.remove_bot(engine, code, visitor_id(request), request.POST.get("platz"))
     return _respond(request, engine, code, result)
 
 
 @require_POST
 @vary_on_headers("HX-Request")
 def start(request, slug, code):
-    engine = _engine(slug, request)
+    engine = room_engine(slug, request)
     expected = _version(request.POST.get("version"))
-    result = services.start(engine, code, visitor_id(request))
+    result = lobby.start(engine, code, visitor_id(request))
     return _respond(request, engine, code, result, since=expected)
 
 
 @require_POST
 @vary_on_headers("HX-Request")
 def act(request, slug, code):
-    engine = _engine(slug, request)
+    engine = room_engine(slug, request)
     expected = _version(request.POST.get("version"))
-    result = services.act(engine, code, visitor_id(request), expected, request.POST)
+    result = playing.act(engine, code, visitor_id(request), expected, request.POST)
     return _respond(request, engine, code, result, since=expected)
 
 
@@ -334,33 +343,33 @@ def act(request, slug, code):
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def leave(request, slug, code):
-    engine = _engine(slug, request)
+    engine = room_engine(slug, request)
     if request.method == "GET":
         # Without JavaScript the confirmation is a page of its own (with it, a <dialog>).
         game = _game(request, engine)
-        result = services.load(engine, code)
+        result = reading.load(engine, code)
         if result.room is None:
-            raise Http404(services.MISSING)
+            raise Http404(locked.MISSING)
         context = room_context(request, engine, result.room, result.seats)
         context["game"] = game
         return render(request, "rooms/leave_confirm.html", context)
-    result = services.leave(engine, code, visitor_id(request))
+    result = seating.leave(engine, code, visitor_id(request))
     return _respond(request, engine, code, result)
 
 
 @require_POST
 @vary_on_headers("HX-Request")
 def rematch(request, slug, code):
-    engine = _engine(slug, request)
+    engine = room_engine(slug, request)
     expected = _version(request.POST.get("version"))
-    result = services.rematch(engine, code, visitor_id(request), expected)
+    result = playing.rematch(engine, code, visitor_id(request), expected)
     return _respond(request, engine, code, result, since=expected)
 
 
 @require_POST
 @vary_on_headers("HX-Request")
 def to_lobby(request, slug, code):
-    engine = _engine(slug, request)
+    engine = room_engine(slug, request)
     expected = _version(request.POST.get("version"))
-    result = services.to_lobby(engine, code, visitor_id(request), expected)
+    result = playing.to_lobby(engine, code, visitor_id(request), expected)
     return _respond(request, engine, code, result)

@@ -1,7 +1,7 @@
 """The production application: `gunicorn -c site_config/gunicorn.conf.py site_config.asgi:application`.
 
 Served by uvicorn workers inside gunicorn (``uvicorn_worker.UvicornWorker``).
-Only the live streams of rooms and demos (``rooms.live_views``) go through
+Only the live streams of rooms and demos (``games.play.streams``) go through
 Django's ASGI handler: they wait on Redis without holding a thread. Every other
 request is a short synchronous one and goes through Django's WSGI handler in a
 small thread pool (``a2wsgi``): Django's ASGI handler would hop between the event
@@ -20,7 +20,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "site_config.settings.prod")
 
 streams = get_asgi_application()
 
-from rooms import live  # noqa: E402 - once Django is set up
+from games.play import live  # noqa: E402 - once Django is set up
 
 live.serves_streams = True  # pages rendered here link their stream
 pages = WSGIMiddleware(get_wsgi_application(), workers=int(os.environ.get("WSGI_THREADS", "8")))

@@ -20,7 +20,7 @@ worker_class = os.environ.get(
     "GUNICORN_WORKER_CLASS", "sync" if _wsgi else "uvicorn_worker.UvicornWorker"
 )
 timeout = 30
-# A worker told to stop ends its streams at once (rooms.live); browsers reconnect to
+# A worker told to stop ends its streams at once (games.play.streams); browsers reconnect to
 # another worker and resume by event id.
 graceful_timeout = 20
 # Recycling a worker every few thousand requests would cut every stream it holds;

@@ -1,6 +1,8 @@
 import os
+import secrets
 
 import pytest
+import redis
 
 import tests.hypothesis_profiles  # noqa: F401  (loads the ci or dev profile)
 
@@ -58,3 +60,46 @@ def _fresh_cache():
     cache.clear()
     forget_kept()
     yield
+
+
+# --- Live updates (tests/live_support.py has the helpers) ----------------------------------
+
+LIVE_REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture
+def live_redis(settings):
+    try:
+        redis.Redis.from_url(LIVE_REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.RedisError as error:
+        if os.environ.get("CI"):
+            pytest.fail(f"Redis is not reachable at {LIVE_REDIS_URL}: {error}")
+        pytest.skip(f"Redis is not reachable at {LIVE_REDIS_URL}: {error}")
+    settings.LIVE_REDIS_URL = LIVE_REDIS_URL
+    settings.LIVE_CHANNEL_PREFIX = f"test-live-{secrets.token_hex(6)}"
+    settings.LIVE_DEADLINE_LOOP = False
+    settings.LIVE_HEARTBEAT_SECONDS = 15
+    return settings
+
+
+@pytest.fixture
+def alpaka_row(db):
+    from tests.factories import make_game
+
+    return make_game("alpaka", title="Alpaka", demo_engine="alpaka", players_max=6)
+
+
+@pytest.fixture
+def seeded(monkeypatch):
+    monkeypatch.setattr("games.play.table.new_seed", lambda: 4242)
+
+
+@pytest.fixture
+def frozen():
+    """A clock that only moves when the test says so."""
+    from games import clock as game_clock
+
+    moment = {"now": None}
+    game_clock.set_clock(lambda: moment["now"])
+    yield moment
+    game_clock.set_clock(None)

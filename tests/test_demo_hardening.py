@@ -10,9 +10,10 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from games import clock, demo_service
+from games import clock
 from games.engines import alpaka
 from games.models import DemoGame
+from games.play import demo_service
 from games.play.alpaka.presenter import present
 from rooms.models import Room
 from tests.factories import make_game

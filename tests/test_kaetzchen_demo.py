@@ -12,9 +12,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import demo_service
 from games.engines import kaetzchen as engine
 from games.models import DemoGame
+from games.play import demo_service
 from rules.models import WorkedExample
 from rules.publishing import publish
 from site_config.page_cache import bump_generation
@@ -40,7 +40,7 @@ DEMO_PAGE = "/spiele/kaetzchen-angeln/demo/"
 def seeds(monkeypatch):
     """New games are dealt from these seeds, in order."""
     queue = [1001, 1002, 1003, 1004, 1005, 1006]
-    monkeypatch.setattr("rooms.services.new_seed", lambda: queue.pop(0))
+    monkeypatch.setattr("games.play.table.new_seed", lambda: queue.pop(0))
     return queue
 
 

@@ -34,7 +34,7 @@ def game(db):
 
 @pytest.fixture
 def seed(monkeypatch):
-    monkeypatch.setattr("rooms.services.new_seed", lambda: 31)
+    monkeypatch.setattr("games.play.table.new_seed", lambda: 31)
     return 31
 
 

@@ -53,7 +53,7 @@ def shared_files() -> list[str]:
 
 def test_shared_code_names_no_game():
     files = shared_files()
-    assert "rooms/services.py" in files and "games/play/driver.py" in files
+    assert "rooms/locked.py" in files and "games/play/driver.py" in files
     naming = {
         path: [
             line.strip()

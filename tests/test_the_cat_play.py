@@ -26,7 +26,7 @@ SEED = 4242
 
 @pytest.fixture
 def cat_game(db, monkeypatch):
-    monkeypatch.setattr("rooms.services.new_seed", lambda: SEED)
+    monkeypatch.setattr("games.play.table.new_seed", lambda: SEED)
     return make_game("the-cat", title="The Cat", demo_engine="the_cat", players_max=4)
 
 

@@ -1,8 +1,8 @@
 """The one demo driver: the reader (seat 0) against bots on a private table.
 
-Every game's in-page demo runs here, on the same ``rooms.table.Table`` as the
-online rooms – the same moves, bot steps and deadlines – with the state in
-the visitor's ``DemoGame`` row (``games.demo_service``: locked row, version
+Every game's in-page demo runs here, on the same ``games.play.table.Table`` as
+the online rooms – the same moves, bot steps and deadlines – with the state in
+the visitor's ``DemoGame`` row (``games.play.demo_service``: locked row, version
 check). There is no turn timer: a reader may stop to look something up in the
 rules. Bots move after their delay (``GameDefinition.bot_delay``) or, for a
 definition without one, when the client asks for the next bot move.
@@ -14,14 +14,15 @@ stored) and may return a dict for the board (``note``, engine ``events`` …).
 
 from __future__ import annotations
 
-from django.db import OperationalError, connection, transaction
+from django.db import OperationalError, transaction
 
 from games import clock
 from games.engines.base import IllegalAction
+from games.play import deadline_loop, live, scheduler
 from games.play import definition as registry
 from games.play.definition import GameDefinition
-from rooms import live, scheduler, services
-from rooms.table import Table
+from games.play.locking import sqlite_refused
+from games.play.table import Table
 
 YOU = 0
 READER = "Du"
@@ -86,7 +87,7 @@ def _deal(definition: GameDefinition, row) -> None:
     if definition.demo.next_game:
         options.update(definition.demo.next_game(row))
     table = table_of(definition, row)
-    table.deal(services.new_seed(), names, options, clock.now())
+    table.deal(names, options, clock.now())
     table.key = f"demo:{table.state.get('seed', 0)}"
     store(row, table)
 
@@ -199,7 +200,7 @@ def new_action(definition: GameDefinition):
     return action
 
 
-# --- Live updates (rooms.live): the bots' moves pushed to the reader's page ------------------
+# --- Live updates (games.play.live): the bots' moves pushed to the reader's page -------------
 
 
 def pushes(definition: GameDefinition) -> bool:
@@ -209,7 +210,7 @@ def pushes(definition: GameDefinition) -> bool:
 
 
 def channel(definition: GameDefinition, visitor: str) -> str:
-    return live.demo_channel(definition.key, visitor)
+    return f"demo:{definition.key}:{visitor}"
 
 
 def announce(definition: GameDefinition, row) -> None:
@@ -265,6 +266,18 @@ def apply_due(definition: GameDefinition, visitor: str) -> bool:
             announce(definition, row)
             return True
     except OperationalError as error:
-        if connection.vendor != "sqlite" or "locked" not in str(error):
+        if not sqlite_refused(error):
             raise
         return False
+
+
+def _apply_due_key(key: tuple[str, str]) -> bool:
+    engine_key, visitor = key
+    definition = registry.get(engine_key)
+    return definition is not None and apply_due(definition, visitor)
+
+
+# Registered with the deadline loop by ``games.apps``.
+DUE_SOURCE = deadline_loop.DueSource(
+    "demos", due=due_demos, apply=_apply_due_key, next_due=next_due
+)

@@ -20,11 +20,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from games import availability, demo_service
+from games import availability
 from games.play import definition as registry
-from games.play import driver
+from games.play import demo_service, driver, streams
 from games.play.board import generic_board
-from games.visitors import visitor_id
+from games.visitors import existing_visitor_id, visitor_id
 from site_config.ratelimit import HOUR, Limit, client_ip, hit
 
 STALE = "Das Spiel hat sich inzwischen geändert – hier ist der aktuelle Stand."
@@ -121,7 +121,7 @@ NEW_DEMOS_PER_IP = Limit("demo-create-ip", 60, HOUR)
 
 
 def _announce(definition, outcome) -> None:
-    """A saved change reaches the reader's other open pages by push (rooms.live)."""
+    """A saved change reaches the reader's other open pages by push (games.play.live)."""
     if outcome.applied:
         driver.announce(definition, outcome.row)
 
@@ -291,3 +291,22 @@ def poll(request, slug):
     response["X-Room-Version"] = str(row.version)
     patch_cache_control(response, no_store=True)
     return response
+
+
+@require_safe
+async def live(request, slug):
+    """/spiele/<slug>/demo/live/: the reader's own demo table (bots moving on their clock).
+
+    A stream of version notices (``games.play.streams``); the page answers each
+    by fetching its table from ``poll``.
+    """
+    definition = await streams.in_thread(_definition)(slug, request)
+    # Only an existing visitor can have a stored game; a new one would get a fresh id per request.
+    visitor = existing_visitor_id(request)
+    if visitor is None:
+        raise Http404("Noch keine Demo-Partie.")
+
+    def read_version():
+        return demo_service.stored_version(visitor, definition.key)
+
+    return await streams.respond(request, driver.channel(definition, visitor), read_version)

@@ -133,7 +133,7 @@ CACHES["template_fragments"] = {
     "OPTIONS": {"MAX_ENTRIES": 2000},
 }
 
-# Live updates (rooms.live): Server-Sent Events from the ASGI workers, fanned out through
+# Live updates (games.play.live, games.play.streams): Server-Sent Events from the ASGI workers, fanned out through
 # Redis pub/sub. Without a Redis URL, rooms and demos poll (as they always may).
 LIVE_REDIS_URL = os.environ.get("LIVE_REDIS_URL", os.environ.get("REDIS_URL", ""))
 LIVE_CHANNEL_PREFIX = os.environ.get(

@@ -24,7 +24,7 @@ SEED = 4242
 def alpaka(monkeypatch):
     game = make_game("alpaka", title="Alpaka", demo_engine="alpaka", players_max=6)
     make_article(game)
-    monkeypatch.setattr("rooms.services.new_seed", lambda: SEED)
+    monkeypatch.setattr("games.play.table.new_seed", lambda: SEED)
     return game
 
 

@@ -44,7 +44,7 @@ def _content(content):
 @pytest.fixture
 def seeds(monkeypatch):
     queue = list(range(501, 520))
-    monkeypatch.setattr("rooms.services.new_seed", lambda: queue.pop(0))
+    monkeypatch.setattr("games.play.table.new_seed", lambda: queue.pop(0))
     return queue
 
 

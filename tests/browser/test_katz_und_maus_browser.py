@@ -31,7 +31,7 @@ def katz(monkeypatch):
         "katz-und-maus", title="Katz und Maus", demo_engine="katz_und_maus", players_max=6
     )
     make_article(game)
-    monkeypatch.setattr("rooms.services.new_seed", lambda: SEED)
+    monkeypatch.setattr("games.play.table.new_seed", lambda: SEED)
     return game
 
 

@@ -38,7 +38,7 @@ BODY = "#the_cat-demo-body"
 def cat(monkeypatch):
     game = make_game("the-cat", title="The Cat", demo_engine="the_cat", players_max=4)
     make_article(game)
-    monkeypatch.setattr("rooms.services.new_seed", lambda: 4242)
+    monkeypatch.setattr("games.play.table.new_seed", lambda: 4242)
     return game
 
 

@@ -44,7 +44,7 @@ def engine():
 @pytest.fixture
 def seed(monkeypatch):
     """Known deals: every new game uses seed 4242."""
-    monkeypatch.setattr("rooms.services.new_seed", lambda: 4242)
+    monkeypatch.setattr("games.play.table.new_seed", lambda: 4242)
     return 4242
 
 

@@ -13,7 +13,7 @@ from django.db import connection
 
 from games.engines import alpaka
 from games.play import definition as engines
-from rooms import services
+from rooms import lobby, locked, playing, seating
 from rooms.models import Room
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,11 +47,11 @@ def _race(*calls):
 
 @pytest.fixture
 def room(seed):
-    room = services.create_room(
+    room = lobby.create_room(
         ENGINE, "visitor-anna", "Anna", {"variant": "klassisch", "target": "40"}
     )
-    services.join(ENGINE, room.code, "visitor-ben", "Ben")
-    services.start(ENGINE, room.code, "visitor-anna")
+    seating.join(ENGINE, room.code, "visitor-ben", "Ben")
+    lobby.start(ENGINE, room.code, "visitor-anna")
     return Room.objects.get(pk=room.pk)
 
 
@@ -60,12 +60,12 @@ def test_the_same_move_sent_twice_at_once_applies_once(room):
     action = next(a for a in alpaka.legal_actions(room.state, 1) if a["type"] == "play")
     data = {"aktion": f"play:{action['card']}"}
     results = _race(
-        lambda: services.act(ENGINE, room.code, "visitor-ben", version, data),
-        lambda: services.act(ENGINE, room.code, "visitor-ben", version, data),
+        lambda: playing.act(ENGINE, room.code, "visitor-ben", version, data),
+        lambda: playing.act(ENGINE, room.code, "visitor-ben", version, data),
     )
     assert sorted(r.applied for r in results) == [False, True]
     loser = next(r for r in results if not r.applied)
-    assert loser.stale and loser.message == services.STALE
+    assert loser.stale and loser.message == locked.STALE
     after = Room.objects.get(pk=room.pk)
     assert after.version == version + 1
     assert len(after.state["hands"][1]) == len(room.state["hands"][1]) - 1
@@ -73,15 +73,15 @@ def test_the_same_move_sent_twice_at_once_applies_once(room):
 
 
 def test_two_players_confirming_at_the_same_moment_never_corrupt_the_state(room):
-    services.act(ENGINE, room.code, "visitor-ben", room.version, {"aktion": "quit"})
-    services.act(ENGINE, room.code, "visitor-anna", room.version + 1, {"aktion": "quit"})
+    playing.act(ENGINE, room.code, "visitor-ben", room.version, {"aktion": "quit"})
+    playing.act(ENGINE, room.code, "visitor-anna", room.version + 1, {"aktion": "quit"})
     scoring = Room.objects.get(pk=room.pk)
     assert scoring.state["phase"] == "scoring"
     results = _race(
-        lambda: services.act(
+        lambda: playing.act(
             ENGINE, room.code, "visitor-anna", scoring.version, {"aktion": "continue"}
         ),
-        lambda: services.act(
+        lambda: playing.act(
             ENGINE, room.code, "visitor-ben", scoring.version, {"aktion": "continue"}
         ),
     )
@@ -93,12 +93,12 @@ def test_two_players_confirming_at_the_same_moment_never_corrupt_the_state(room)
 
 
 def test_two_guests_racing_for_the_last_seat(seed):
-    room = services.create_room(ENGINE, "host", "Host", {})
+    room = lobby.create_room(ENGINE, "host", "Host", {})
     for n in range(4):
-        services.join(ENGINE, room.code, f"guest-{n}", f"Gast {n}")
+        seating.join(ENGINE, room.code, f"guest-{n}", f"Gast {n}")
     results = _race(
-        lambda: services.join(ENGINE, room.code, "late-1", "Spät Eins"),
-        lambda: services.join(ENGINE, room.code, "late-2", "Spät Zwei"),
+        lambda: seating.join(ENGINE, room.code, "late-1", "Spät Eins"),
+        lambda: seating.join(ENGINE, room.code, "late-2", "Spät Zwei"),
     )
     assert sorted(r.applied for r in results) == [False, True]
     assert "Der Raum ist voll" in next(r for r in results if not r.applied).message

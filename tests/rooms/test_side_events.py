@@ -10,9 +10,7 @@ import pytest
 from django.test import Client
 
 from games.engines import katz_und_maus as km
-from games.play import definition as registry
 from rooms.models import Room
-from rooms.table import Table
 from tests.factories import make_game
 from tests.rooms.conftest import clock  # noqa: F401  (the movable clock fixture)
 
@@ -32,7 +30,7 @@ def game(db):
 @pytest.fixture
 def team_room(game, clock, monkeypatch):
     """Four people in teams (seats 0+2 against 1+3); returns (url, clients by seat)."""
-    monkeypatch.setattr("rooms.services.new_seed", lambda: 77)
+    monkeypatch.setattr("games.play.table.new_seed", lambda: 77)
     clients = [Client() for _ in NAMES]
     url = clients[0].post(
         "/spiele/katz-und-maus/raum/neu/",
@@ -109,22 +107,3 @@ def test_a_real_move_since_the_shown_version_still_makes_a_request_stale(team_ro
     room.refresh_from_db()
     assert "Zu spät" in html
     assert (room.version, room.state) == after
-
-
-def _table(version: int, log: list) -> Table:
-    return Table(registry.get("katz_und_maus"), state={}, version=version, log=log)
-
-
-def test_only_side_events_since_keep_a_version_current():
-    hint = {"type": "hint", "seat": 1, "to": 3, "rank": "7", "pile": 1}
-    play = {"type": "play", "seat": 0}
-    assert _table(5, []).shows_current(5)
-    assert not _table(5, []).shows_current(None)
-    assert not _table(5, []).shows_current(6)
-    assert _table(7, [{"v": 6, "event": hint}, {"v": 7, "event": hint}]).shows_current(5)
-    assert not _table(7, [{"v": 6, "event": hint}, {"v": 7, "event": play}]).shows_current(5)
-    # A version without any logged event (or one older than the kept log) is a change.
-    assert not _table(7, [{"v": 7, "event": hint}]).shows_current(5)
-    # A game without side events keeps the strict check.
-    alpaka = Table(registry.get("alpaka"), state={}, version=6, log=[{"v": 6, "event": hint}])
-    assert not alpaka.shows_current(5)

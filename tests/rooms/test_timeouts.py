@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from games.engines import alpaka
-from rooms import services
+from rooms import cleanup
 from rooms.models import Room
 from tests.rooms.conftest import START, room_of, text
 
@@ -200,4 +200,4 @@ def test_cleanup_command(players, clock):
     call_command("cleanup_rooms", stdout=out)
     assert "1 Raum ohne Aktivität entfernt." in out.getvalue()
     assert list(Room.objects.values_list("code", flat=True)) == [ben.code]
-    assert services.cleanup() == 0
+    assert cleanup.cleanup() == 0

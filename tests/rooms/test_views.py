@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from games.engines import alpaka
-from rooms import services
+from rooms import locked
 from rooms.models import Room, Seat
 from tests.rooms.conftest import action_value, legal, room_of, text
 
@@ -353,7 +353,7 @@ def test_a_legal_play_applies_once(table):
     )
     # The very same request again (double click, resent form) changes nothing.
     again = text(ben.post("aktion/", {"version": room.version, "aktion": action_value(action)}))
-    assert services.STALE in again
+    assert locked.STALE in again
     assert room_of(ben).version == after.version and room_of(ben).state == after.state
 
 
@@ -431,7 +431,7 @@ def test_forged_seats_do_not_work(table, players):
     # Not seated: no form field can make a visitor act for a seat.
     for data in ({"aktion": "draw"}, {"aktion": "draw", "seat": 1, "platz": 1}):
         html = text(mallory.post("aktion/", {"version": room.version, **data}))
-        assert services.NOT_SEATED in html
+        assert locked.NOT_SEATED in html
     # A seated player cannot act for another seat either: the seat comes from the cookie.
     html = text(
         anna.post("aktion/", {"version": room.version, "aktion": "draw", "seat": 1, "platz": 1})
@@ -445,7 +445,7 @@ def test_forged_seats_do_not_work(table, players):
         {"version": room.version, "aktion": "draw"},
         headers={"HX-Request": "true"},
     )
-    assert services.NOT_SEATED in text(response)
+    assert locked.NOT_SEATED in text(response)
     assert room_of(ben).state == room.state
 
 
@@ -532,7 +532,7 @@ def test_guest_leaves_the_lobby(players, clock):
     assert "Du hast den Raum verlassen." in html and "Mitspielen" in html
     assert list(room_of(anna).seats.values_list("name", flat=True)) == ["Anna"]
     assert "Du hast den Raum schon verlassen" not in text(ben.post("verlassen/"))
-    assert services.NOT_SEATED in text(ben.post("verlassen/"))
+    assert locked.NOT_SEATED in text(ben.post("verlassen/"))
 
 
 def test_the_host_passes_to_the_next_player(players, clock):
@@ -641,7 +641,7 @@ def test_rematch_is_for_seated_players_after_the_game(table, players):
     assert "Die Partie läuft noch" in text(anna.post("neue-partie/", {"version": room.version}))
     (mallory,) = players("Mallory")
     mallory.code = anna.code
-    assert services.NOT_SEATED in text(mallory.post("neue-partie/", {"version": room.version}))
+    assert locked.NOT_SEATED in text(mallory.post("neue-partie/", {"version": room.version}))
 
 
 def test_host_goes_back_to_the_lobby_after_the_game(table, players):

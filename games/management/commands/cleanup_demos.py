@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from games import demo_service
+from games.play import demo_service
 
 
 class Command(BaseCommand):

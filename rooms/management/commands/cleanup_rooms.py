@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from rooms.services import cleanup
+from rooms.cleanup import cleanup
 
 
 class Command(BaseCommand):

@@ -9,13 +9,19 @@ and timeouts are the same code for both.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from games.play import scheduler
 from games.play.definition import GameDefinition
-from rooms import scheduler
 
 LOG_MAX = 40
+
+
+def new_seed() -> int:
+    """The seed of a new game; tests replace this to get known deals."""
+    return secrets.randbits(62)
 
 
 @dataclass
@@ -75,9 +81,10 @@ class Table:
             bot_due = datetime.fromtimestamp(due, UTC) if due is not None else None
             self.timers = scheduler.Timers(self.timers.deadline, bot_due)
 
-    def deal(self, seed: int, names: list[str], options: dict, now: datetime) -> None:
+    def deal(self, names: list[str], options: dict, now: datetime) -> None:
+        """A new game with a fresh seed (``new_seed``)."""
         self.state = self.definition.new_game(
-            seed, names, options, bots=self.bots, now=now.timestamp()
+            new_seed(), names, options, bots=self.bots, now=now.timestamp()
         )
         self.log = []
         self.bump(self.definition.opening_events(self.state))

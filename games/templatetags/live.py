@@ -2,7 +2,7 @@
 
 from django import template
 
-from rooms import live
+from games.play import live
 
 register = template.Library()
 

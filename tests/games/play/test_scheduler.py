@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from games.engines import alpaka
 from games.play import definition as engines
-from rooms import scheduler
+from games.play import scheduler
 from tests.rooms.conftest import START
 
 ENGINE = engines.get("alpaka")

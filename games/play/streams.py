@@ -1,19 +1,13 @@
-"""Server push for rooms and demos: "version N" notices through Redis pub/sub, sent as SSE.
-
-Whoever changes a table (a request in any process, or the deadline loop) publishes
-a small notice on the table's channel after the commit: the new version, nothing
-else, so a broadcast never carries hidden information. Each browser answers a
-notice by fetching its own view (the poll URL with its version), exactly as a
-poll would.
+"""The live streams of one worker process: Server-Sent Events fed by one Redis subscription.
 
 Every ASGI worker process holds one Redis connection (``Hub``) that subscribes
-to the channels its own streams listen to and hands notices to them; the
-fan-out between processes and machines is Redis's. Without ``LIVE_REDIS_URL``
-nothing is published and pages keep polling.
-
-A stream's event id is the table version: a browser that reconnects (deploy,
-worker restart, network) names the last one it saw in ``Last-Event-ID`` and
-gets a notice at once if the table moved on meanwhile.
+to the channels its own streams listen to and hands the notices
+(``games.play.live``) to them; the fan-out between processes and machines is
+Redis's. A stream's event id is the table version: a browser that reconnects
+(deploy, worker restart, network) names the last one it saw in
+``Last-Event-ID`` and gets a notice at once if the table moved on meanwhile.
+The first stream of a process also starts its deadline loop
+(``games.play.deadline_loop``), so due moves are pushed on time.
 """
 
 from __future__ import annotations
@@ -26,96 +20,16 @@ import signal
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from datetime import datetime
 
 import redis
 import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from games.play.deadline_loop import DeadlineLoop
+from games.play.live import DUE_CHANNEL, GONE, channel_prefix, enabled
+
 logger = logging.getLogger(__name__)
-
-GONE = -1  # the version notice of a table that no longer exists (room closed)
-DUE_CHANNEL = "due"  # the moment of the next deadline, for every process's deadline loop
-
-
-def enabled() -> bool:
-    return bool(getattr(settings, "LIVE_REDIS_URL", ""))
-
-
-# Set by site_config/asgi.py: this process answers the streams (its pages may link them,
-# although the pages themselves run through Django's WSGI handler there).
-serves_streams = False
-
-
-def streams_for(request) -> bool:
-    """Whether a page rendered for ``request`` gets a stream (else it polls): Redis is
-    configured and this server is an ASGI one (``runserver`` and sync workers are not)."""
-    return enabled() and request is not None and (serves_streams or hasattr(request, "scope"))
-
-
-def _prefix() -> str:
-    return getattr(settings, "LIVE_CHANNEL_PREFIX", "kartenregeln:live")
-
-
-def full_channel(name: str) -> str:
-    return f"{_prefix()}:{name}"
-
-
-def room_channel(engine_key: str, code: str) -> str:
-    return f"room:{engine_key}:{code}"
-
-
-def demo_channel(engine_key: str, visitor: str) -> str:
-    return f"demo:{engine_key}:{visitor}"
-
-
-# --- Publishing (sync: views, services, the deadline loop's thread) ------------------------
-
-_clients: dict[str, redis.Redis] = {}
-_clients_lock = threading.Lock()
-
-
-def _sync_client() -> redis.Redis:
-    url = settings.LIVE_REDIS_URL
-    with _clients_lock:
-        client = _clients.get(url)
-        if client is None:
-            client = _clients[url] = redis.Redis.from_url(
-                url, socket_timeout=2, socket_connect_timeout=2, health_check_interval=30
-            )
-        return client
-
-
-def publish(channel: str, version: int, due: datetime | None = None) -> None:
-    """Tell every listener of ``channel`` that the table is now at ``version``.
-
-    ``due``: the table's next deadline, so that every deadline loop wakes up in
-    time for it. A failure is logged, never raised: the change itself is saved,
-    and browsers whose stream broke poll again.
-    """
-    if not enabled():
-        return
-    try:
-        pipe = _sync_client().pipeline(transaction=False)
-        pipe.publish(full_channel(channel), str(version))
-        if due is not None:
-            pipe.publish(full_channel(DUE_CHANNEL), f"{due.timestamp():.3f}")
-        pipe.execute()
-    except redis.RedisError:
-        logger.warning("live: could not publish on %s", channel, exc_info=True)
-
-
-def publish_on_commit(channel: str, version: int, due: datetime | None = None) -> None:
-    """``publish`` once the surrounding transaction has committed (at once outside one)."""
-    if not enabled():
-        return
-    from django.db import transaction
-
-    transaction.on_commit(lambda: publish(channel, version, due))
-
-
-# --- Subscribing (async: one hub per worker process and event loop) ---------------------------
 
 
 class Unavailable(Exception):
@@ -176,10 +90,10 @@ class Hub:
     @classmethod
     def current(cls) -> Hub:
         loop = asyncio.get_running_loop()
-        key = (id(loop), settings.LIVE_REDIS_URL, _prefix())
+        key = (id(loop), settings.LIVE_REDIS_URL, channel_prefix())
         hub = cls._hubs.get(key)
         if hub is None or hub._loop is not loop:
-            hub = cls._hubs[key] = Hub(settings.LIVE_REDIS_URL, _prefix()).start()
+            hub = cls._hubs[key] = Hub(settings.LIVE_REDIS_URL, channel_prefix()).start()
             _watch_shutdown(hub)
         return hub
 
@@ -482,8 +396,6 @@ async def respond(request, channel: str, read_version: Callable[[], int | None])
     """
     from django.http import HttpResponse, StreamingHttpResponse
 
-    from rooms.deadline_loop import DeadlineLoop
-
     if not enabled():
         response = HttpResponse(status=204)
     else:
@@ -511,9 +423,3 @@ async def respond(request, channel: str, read_version: Callable[[], int | None])
             response["X-Accel-Buffering"] = "no"
     response["Cache-Control"] = "no-store"
     return response
-
-
-def poll_ms(default: int) -> int:
-    """The poll interval of a page with a live stream (``LIVE_POLL_MS``, else the game's)."""
-    value = getattr(settings, "LIVE_POLL_MS", None)
-    return int(value) if value else default

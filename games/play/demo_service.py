@@ -54,6 +54,16 @@ def current(visitor: str, engine: str) -> DemoGame | None:
     return DemoGame.objects.filter(visitor=visitor, engine=engine).first()
 
 
+def stored_version(visitor: str, engine: str) -> int:
+    """The version of the visitor's row in one small query (0: no row yet)."""
+    version = (
+        DemoGame.objects.filter(visitor=visitor, engine=engine)
+        .values_list("version", flat=True)
+        .first()
+    )
+    return 0 if version is None else version
+
+
 def saved_row(request, engine: str) -> DemoGame | None:
     """The requesting visitor's saved row; a visitor who just got an id has none (no query)."""
     visitor = visitor_id(request)

@@ -1,15 +1,18 @@
 """The deadline loop of an ASGI worker process: due deadlines applied when they fall due.
 
 Turn and scoring timeouts and the bots' moves are stored as moments in the
-rows (``Room.deadline`` / ``bot_due``, ``DemoGame.bot_due``) and applied by
+rows (a room's ``deadline`` / ``bot_due``, a demo's ``bot_due``) and applied by
 whoever loads the table next – that stays so, nothing depends on this loop.
 The loop only makes them happen on time while people watch, so that a push
 goes out at the moment: it is started by the first live stream of a process
 (one per process and event loop), sleeps until the earliest pending deadline
 (read from the database, and moved earlier by the ``due`` notices every writer
-publishes through Redis), applies what is due under the row lock
-(``rooms.services.apply_due``, ``games.play.driver.apply_due``) and publishes
+publishes through Redis), applies what is due under the row lock and publishes
 the new versions.
+
+The loop knows no kind of table: each owner of tables (the demo driver, the
+rooms) registers a ``DueSource`` from its ``AppConfig.ready`` that lists its
+due tables, applies one, and names its next deadline.
 
 Several processes and servers each run a loop; on PostgreSQL they meet on the
 row lock (``select_for_update(skip_locked=True)``) and on SQLite on the
@@ -23,13 +26,17 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import OperationalError, connection
 
 from games import clock
+from games.play.locking import sqlite_refused
 
 logger = logging.getLogger(__name__)
 
@@ -38,13 +45,14 @@ MIN_SLEEP = 0.02  # between rounds while rows stay due (e.g. held by a request)
 
 
 def run_once() -> float | None:
-    """Apply every due deadline of rooms and demos; returns the next due moment (epoch s)."""
+    """Apply every due deadline of every registered kind of table; returns the next due
+    moment (epoch s)."""
     try:
         return _apply_due()
     except OperationalError as error:
         # SQLite's shared-cache databases (tests) refuse a read while another connection
         # writes instead of waiting: try again in a moment.
-        if connection.vendor != "sqlite" or "locked" not in str(error):
+        if not sqlite_refused(error):
             raise
         return time.time() + MIN_SLEEP
     finally:
@@ -53,21 +61,43 @@ def run_once() -> float | None:
             connection.close()
 
 
-def _apply_due() -> float | None:
-    from games.play import definition as registry
-    from games.play import driver
-    from rooms import services
+@dataclass(frozen=True)
+class DueSource:
+    """One kind of table whose deadlines the loop applies.
 
+    ``due(now)`` lists the keys of tables with a deadline due at ``now``;
+    ``apply(key)`` applies that table's due deadlines under its row lock and
+    publishes the change (False: nothing was due any more); ``next_due(now)`` is
+    the earliest pending deadline of any such table (None: none).
+    """
+
+    name: str
+    due: Callable[[datetime], list]
+    apply: Callable[[object], bool]
+    next_due: Callable[[datetime], datetime | None]
+
+
+_SOURCES: dict[str, DueSource] = {}
+
+
+def register(source: DueSource) -> None:
+    """Called once per kind of table from its app's ``AppConfig.ready``."""
+    _SOURCES[source.name] = source
+
+
+def sources() -> list[DueSource]:
+    return list(_SOURCES.values())
+
+
+def _apply_due() -> float | None:
     now = clock.now()
-    for engine_key, code in services.due_rooms(now):
-        definition = registry.get(engine_key)
-        if definition is not None:
-            services.apply_due(definition, code)
-    for engine_key, visitor in driver.due_demos(now):
-        definition = registry.get(engine_key)
-        if definition is not None:
-            driver.apply_due(definition, visitor)
-    moments = [m for m in (services.next_due(now), driver.next_due(now)) if m is not None]
+    moments = []
+    for source in sources():
+        for key in source.due(now):
+            source.apply(key)
+        upcoming = source.next_due(now)
+        if upcoming is not None:
+            moments.append(upcoming)
     return min(moments).timestamp() if moments else None
 
 

@@ -1,0 +1,99 @@
+"""Telling a table's open pages that it changed: "version N" notices through Redis pub/sub.
+
+Whoever changes a table (a request in any process, or the deadline loop) publishes
+a small notice on the table's channel after the commit: the new version, nothing
+else, so a broadcast never carries hidden information. Each browser answers a
+notice by fetching its own view (the poll URL with its version), exactly as a
+poll would. The streams that carry the notices to browsers are
+``games.play.streams``; without ``LIVE_REDIS_URL`` nothing is published and
+pages keep polling.
+
+The owner of a table names its channel (rooms by room code, the demo by visitor);
+this module only publishes and says whether a page gets a stream at all.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import datetime
+
+import redis
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+GONE = -1  # the version notice of a table that no longer exists (room closed)
+DUE_CHANNEL = "due"  # the moment of the next deadline, for every process's deadline loop
+
+
+def enabled() -> bool:
+    return bool(getattr(settings, "LIVE_REDIS_URL", ""))
+
+
+# Set by site_config/asgi.py: this process answers the streams (its pages may link them,
+# although the pages themselves run through Django's WSGI handler there).
+serves_streams = False
+
+
+def streams_for(request) -> bool:
+    """Whether a page rendered for ``request`` gets a stream (else it polls): Redis is
+    configured and this server is an ASGI one (``runserver`` and sync workers are not)."""
+    return enabled() and request is not None and (serves_streams or hasattr(request, "scope"))
+
+
+def poll_ms(default: int) -> int:
+    """The poll interval of a page with a live stream (``LIVE_POLL_MS``, else the game's)."""
+    value = getattr(settings, "LIVE_POLL_MS", None)
+    return int(value) if value else default
+
+
+def channel_prefix() -> str:
+    return getattr(settings, "LIVE_CHANNEL_PREFIX", "kartenregeln:live")
+
+
+def full_channel(name: str) -> str:
+    return f"{channel_prefix()}:{name}"
+
+
+_clients: dict[str, redis.Redis] = {}
+_clients_lock = threading.Lock()
+
+
+def _sync_client() -> redis.Redis:
+    url = settings.LIVE_REDIS_URL
+    with _clients_lock:
+        client = _clients.get(url)
+        if client is None:
+            client = _clients[url] = redis.Redis.from_url(
+                url, socket_timeout=2, socket_connect_timeout=2, health_check_interval=30
+            )
+        return client
+
+
+def publish(channel: str, version: int, due: datetime | None = None) -> None:
+    """Tell every listener of ``channel`` that the table is now at ``version``.
+
+    ``due``: the table's next deadline, so that every deadline loop wakes up in
+    time for it. A failure is logged, never raised: the change itself is saved,
+    and browsers whose stream broke poll again.
+    """
+    if not enabled():
+        return
+    try:
+        pipe = _sync_client().pipeline(transaction=False)
+        pipe.publish(full_channel(channel), str(version))
+        if due is not None:
+            pipe.publish(full_channel(DUE_CHANNEL), f"{due.timestamp():.3f}")
+        pipe.execute()
+    except redis.RedisError:
+        logger.warning("live: could not publish on %s", channel, exc_info=True)
+
+
+def publish_on_commit(channel: str, version: int, due: datetime | None = None) -> None:
+    """``publish`` once the surrounding transaction has committed (at once outside one)."""
+    if not enabled():
+        return
+    from django.db import transaction
+
+    transaction.on_commit(lambda: publish(channel, version, due))

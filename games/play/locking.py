@@ -1,0 +1,16 @@
+"""One job: tell a lock SQLite refused apart from a real database error.
+
+PostgreSQL queues row locks (``select_for_update``) or skips them
+(``skip_locked``). SQLite has no row locks: file databases queue writers
+(IMMEDIATE transactions and a busy timeout), but a shared-cache database (the
+in-memory test database) answers "table is locked" at once. Callers that meet
+such a refusal try again or leave the row to whoever holds it.
+"""
+
+from __future__ import annotations
+
+from django.db import OperationalError, connection
+
+
+def sqlite_refused(error: OperationalError) -> bool:
+    return connection.vendor == "sqlite" and "locked" in str(error)

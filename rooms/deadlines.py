@@ -1,0 +1,83 @@
+"""The rooms' part of the deadline loop (``games.play.deadline_loop``): which running
+rooms have a deadline due, applying one room's due deadlines, and the next one.
+
+``DUE_SOURCE`` is registered with the loop by ``rooms.apps``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import OperationalError, transaction
+from django.db.models import Min, Q
+
+from games import clock
+from games.play import deadline_loop, scheduler
+from games.play import definition as registry
+from games.play.definition import GameDefinition
+from games.play.locking import sqlite_refused
+from rooms import locked
+from rooms.models import Room
+
+
+def _playing(now: datetime):
+    return Room.objects.filter(
+        status=Room.Status.PLAYING, last_activity__gte=now - locked.IDLE_AFTER
+    ).order_by()
+
+
+def due_rooms(now: datetime, limit: int = 200) -> list[tuple[str, str]]:
+    """``(engine key, code)`` of running rooms with a deadline due at ``now``."""
+    rooms = _playing(now).filter(Q(deadline__lte=now) | Q(bot_due__lte=now))
+    return list(rooms.values_list("engine", "code")[:limit])
+
+
+def next_due(now: datetime) -> datetime | None:
+    """The earliest deadline of any running room (None: nothing pending)."""
+    found = _playing(now).aggregate(deadline=Min("deadline"), bot_due=Min("bot_due"))
+    return scheduler.Timers(found["deadline"], found["bot_due"]).next_due()
+
+
+def apply_due(engine: GameDefinition, code: str) -> bool:
+    """The deadline loop: apply a room's overdue deadlines now and tell its browsers.
+
+    PostgreSQL: ``select_for_update(skip_locked=True)`` – a room another process
+    holds (a player's request or another server's loop) is skipped; whoever
+    holds it applies the same deadlines itself, and the overdue check below runs
+    on the row as committed by then, so no deadline is applied twice. SQLite
+    has no row locks: the transaction is IMMEDIATE (settings), so a second loop
+    waits for the first and then finds nothing overdue; a busy database is
+    skipped until the next round. Returns whether anything was applied.
+    """
+    try:
+        with transaction.atomic():
+            room = (
+                Room.objects.select_for_update(skip_locked=True)
+                .filter(code=code, engine=engine.key)
+                .first()
+            )
+            now = clock.now()
+            if room is None or room.status != Room.Status.PLAYING or locked.idle(room, now):
+                return False
+            ctx = locked.Locked(engine, room, list(room.seats.all()), now)
+            locked.advance(ctx)
+            if not ctx.changed:
+                return False
+            room.save()
+            locked.announce(room)
+            return True
+    except OperationalError as error:
+        if not sqlite_refused(error):
+            raise
+        return False
+
+
+def _apply_due_key(key: tuple[str, str]) -> bool:
+    engine_key, code = key
+    definition = registry.get(engine_key)
+    return definition is not None and apply_due(definition, code)
+
+
+DUE_SOURCE = deadline_loop.DueSource(
+    "rooms", due=due_rooms, apply=_apply_due_key, next_due=next_due
+)

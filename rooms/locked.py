@@ -1,0 +1,275 @@
+"""The locked unit of work that every change to a room runs in.
+
+``run`` locks the room row (``select_for_update`` on PostgreSQL; SQLite's
+transactions are IMMEDIATE, see settings), first applies the deadlines that
+fell due meanwhile, runs the requested work on a ``Locked`` room, saves it and
+tells the room's browsers the new version after the commit. A refused request
+raises nothing to the caller – it gets a ``Result`` with a German message and
+the room as it is. The guards the lobby, seat and table flows share (host
+only, seated only, version expected) live here too.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import OperationalError, transaction
+
+from games import clock
+from games.play import live, scheduler
+from games.play.definition import GameDefinition
+from games.play.locking import sqlite_refused
+from games.play.table import LOG_MAX, Table
+from rooms.models import Room, Seat
+
+IDLE_AFTER = timedelta(hours=24)
+LOCK_RETRIES = 60
+
+MISSING = (
+    "Diesen Raum gibt es nicht (mehr). Räume ohne Aktivität werden nach 24 Stunden geschlossen."
+)
+STALE = (
+    "Zu spät – am Tisch hat sich inzwischen etwas geändert. Du siehst jetzt den aktuellen Stand."
+)
+STALE_LOBBY = "Inzwischen hat sich im Raum etwas geändert. Prüfe den aktuellen Stand und versuche es noch einmal."
+NOT_SEATED = "Du sitzt nicht an diesem Tisch – nur Mitspieler können das."
+HOST_ONLY = "Das kann nur der Gastgeber."
+
+
+class RoomError(Exception):
+    """A refused request; ``str(error)`` is the German message. Nothing changed."""
+
+
+class Stale(RoomError):
+    """The client's version is out of date; it gets the room as it is now."""
+
+
+@dataclass
+class Result:
+    room: Room | None
+    seats: list[Seat] = field(default_factory=list)
+    applied: bool = False
+    message: str = ""  # German note for the requester (a refusal or a stale request)
+    stale: bool = False
+
+
+@dataclass
+class Locked:
+    """A room locked for this transaction, with its seats and the time of the request."""
+
+    engine: GameDefinition
+    room: Room
+    seats: list[Seat]
+    now: datetime
+    changed: bool = False
+
+    def seat_for(self, visitor: str) -> Seat | None:
+        if not visitor:
+            return None
+        return next((s for s in self.seats if s.visitor == visitor and not s.is_bot), None)
+
+    def active(self) -> list[Seat]:
+        return [s for s in self.seats if not s.left]
+
+    def humans(self) -> list[Seat]:
+        return [s for s in self.seats if not s.left and not s.is_bot]
+
+    def bots(self) -> set[int]:
+        return {s.number for s in self.seats if s.is_bot}
+
+    def add_seat(self, **fields) -> Seat:
+        """A new seat at the next free number (numbers of seats that left are never reused)."""
+        number = max((s.number for s in self.seats), default=-1) + 1
+        seat = Seat.objects.create(room=self.room, number=number, joined_at=self.now, **fields)
+        self.seats.append(seat)
+        return seat
+
+    def bump(self, events=(), human: bool = True) -> None:
+        """One more version: the change every client will pick up with its next poll."""
+        room = self.room
+        room.version += 1
+        if events:
+            room.log = (room.log + [{"v": room.version, "event": e} for e in events])[-LOG_MAX:]
+        if human:
+            room.last_activity = self.now
+        self.changed = True
+
+    def timers(self) -> scheduler.Timers:
+        return scheduler.Timers(self.room.deadline, self.room.bot_due)
+
+    def set_timers(self, timers: scheduler.Timers) -> None:
+        self.room.deadline, self.room.bot_due = timers.deadline, timers.bot_due
+
+    def table(self) -> Table:
+        """The running game as a ``Table``; ``store`` writes it back."""
+        room = self.room
+        return Table(
+            self.engine,
+            room.state,
+            room.version,
+            log=room.log,
+            timers=self.timers(),
+            bots=self.bots(),
+            key=room.code,
+        )
+
+    def store(self, table: Table, human: bool = True) -> None:
+        room = self.room
+        if table.version != room.version:
+            self.changed = True
+            if human:
+                room.last_activity = self.now
+        room.state, room.version, room.log = table.state, table.version, table.log
+        self.set_timers(table.timers)
+
+    def snapshot(self) -> dict:
+        room = self.room
+        return {
+            name: getattr(room, name)
+            for name in (
+                "status",
+                "state",
+                "version",
+                "deadline",
+                "bot_due",
+                "log",
+                "options",
+                "last_activity",
+                "games_played",
+            )
+        }
+
+    def restore(self, snapshot: dict) -> None:
+        for name, value in snapshot.items():
+            setattr(self.room, name, value)
+
+
+def idle(room: Room, now: datetime) -> bool:
+    return room.last_activity < now - IDLE_AFTER
+
+
+def advance(ctx: Locked) -> None:
+    """Apply every deadline that fell due (turn and scoring timeouts, bot moves)."""
+    if ctx.room.status != Room.Status.PLAYING or not ctx.timers().overdue(ctx.now):
+        return
+    table = ctx.table()
+    table.advance(ctx.now)
+    ctx.store(table, human=False)
+    finish_if_over(ctx)
+
+
+def finish_if_over(ctx: Locked) -> None:
+    if ctx.room.status == Room.Status.PLAYING and ctx.engine.outcome(ctx.room.state) is not None:
+        ctx.room.status = Room.Status.FINISHED
+        ctx.set_timers(scheduler.Timers())
+
+
+def run(engine: GameDefinition, code: str, work: Callable[[Locked], str | None]) -> Result:
+    """``_run_locked``, retried when SQLite refuses the lock outright.
+
+    File-based SQLite queues writers itself (IMMEDIATE transactions and a busy
+    timeout); a shared-cache database (the in-memory test database) answers
+    "table is locked" at once instead, so the transaction is simply tried again.
+    """
+    for attempt in range(LOCK_RETRIES):
+        try:
+            return _run_locked(engine, code, work)
+        except OperationalError as error:
+            if not sqlite_refused(error) or attempt == LOCK_RETRIES - 1:
+                raise
+            time.sleep(0.005 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+def _run_locked(engine: GameDefinition, code: str, work: Callable[[Locked], str | None]) -> Result:
+    """Lock the room, apply due deadlines, run ``work`` and save.
+
+    ``work`` returns an optional German note. It raises ``RoomError`` to refuse
+    (its changes are undone; the deadlines applied before stay applied) or
+    ``Stale`` when the client's version is out of date.
+    """
+    with transaction.atomic():
+        room = Room.objects.select_for_update().filter(code=code, engine=engine.key).first()
+        now = clock.now()
+        if room is None:
+            return Result(None, message=MISSING)
+        if idle(room, now):
+            room.delete()
+            announce_gone(engine, code)
+            return Result(None, message=MISSING)
+        ctx = Locked(engine, room, list(room.seats.all()), now)
+        advance(ctx)
+        advanced, ctx.changed = ctx.changed, False
+        snapshot = ctx.snapshot()
+        result = Result(room)
+        try:
+            with transaction.atomic():  # a savepoint: seat writes of a refused request roll back
+                note = work(ctx)
+        except RoomError as error:
+            ctx.restore(snapshot)
+            ctx.changed = False
+            result.message, result.stale = str(error), isinstance(error, Stale)
+        else:
+            result.applied = ctx.changed
+            result.message = note or ""
+        if room.pk is None:  # the work closed the room (the last human left)
+            announce_gone(engine, code)
+            result.room = None
+            return result
+        if ctx.changed or advanced:
+            room.save()
+            announce(room)
+        result.seats = list(room.seats.all())
+        return result
+
+
+# --- Live updates: notices after commit --------------------------------------------------
+
+
+def room_channel(engine_key: str, code: str) -> str:
+    return f"room:{engine_key}:{code}"
+
+
+def next_due(room: Room) -> datetime | None:
+    if room.status != Room.Status.PLAYING:
+        return None
+    return scheduler.Timers(room.deadline, room.bot_due).next_due()
+
+
+def announce(room: Room) -> None:
+    """Every browser in the room learns the new version (and each deadline loop the next due)."""
+    live.publish_on_commit(room_channel(room.engine, room.code), room.version, next_due(room))
+
+
+def announce_gone(engine: GameDefinition, code: str) -> None:
+    live.publish_on_commit(room_channel(engine.key, code), live.GONE)
+
+
+# --- Guards --------------------------------------------------------------------------------
+
+
+def expect(ctx: Locked, expected: int | None, message: str = STALE) -> None:
+    if expected is None or expected != ctx.room.version:
+        raise Stale(message)
+
+
+def seated(ctx: Locked, visitor: str) -> Seat:
+    seat = ctx.seat_for(visitor)
+    if seat is None or seat.left:
+        raise RoomError(NOT_SEATED)
+    return seat
+
+
+def host(ctx: Locked, visitor: str) -> Seat:
+    seat = seated(ctx, visitor)
+    if not seat.is_host:
+        raise RoomError(HOST_ONLY)
+    return seat
+
+
+def in_lobby(ctx: Locked) -> None:
+    if ctx.room.status != Room.Status.LOBBY:
+        raise RoomError("Das geht nur in der Lobby, bevor die Partie beginnt.")

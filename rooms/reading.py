@@ -1,0 +1,43 @@
+"""Reading a room as of now: the cheap "anything new?" check of a poll, and the room
+with its seats for a page, with the deadlines that fell due meanwhile applied first."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from games import clock
+from games.play import scheduler
+from games.play.definition import GameDefinition
+from rooms import locked
+from rooms.models import Room
+
+
+def poll_info(engine: GameDefinition, code: str):
+    """``(version, deadline, bot_due, last_activity)`` of a room in one query, or None."""
+    return (
+        Room.objects.filter(code=code, engine=engine.key)
+        .values_list("version", "deadline", "bot_due", "last_activity")
+        .first()
+    )
+
+
+def unchanged(info, client_version: int, now: datetime) -> bool:
+    """Whether a poll can be answered with "nothing new" (no deadline fell due either)."""
+    version, deadline, bot_due, last_activity = info
+    if version != client_version or last_activity < now - locked.IDLE_AFTER:
+        return False
+    return not scheduler.Timers(deadline, bot_due).overdue(now)
+
+
+def load(engine: GameDefinition, code: str) -> locked.Result:
+    """The room and its seats as of now; overdue deadlines are applied (and saved) first."""
+    room = Room.objects.filter(code=code, engine=engine.key).first()
+    now = clock.now()
+    if room is None:
+        return locked.Result(None, message=locked.MISSING)
+    if locked.idle(room, now) or (
+        room.status == Room.Status.PLAYING
+        and scheduler.Timers(room.deadline, room.bot_due).overdue(now)
+    ):
+        return locked.run(engine, code, lambda ctx: None)
+    return locked.Result(room, list(room.seats.all()))

@@ -1,0 +1,90 @@
+"""games.play.deadline_loop: due moves of every registered kind of table are made on
+time, once, and pushed – a room's bot move and a demo's."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import redis
+
+from games.engines import alpaka
+from games.play import deadline_loop, live
+from games.play import definition as engines
+from tests.live_support import (
+    REDIS_URL,
+    WAIT,
+    Stream,
+    hub,
+    play_one_move,
+    race,
+    running_room,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_deadline_loop_pushes_a_bot_move_when_it_falls_due(live_redis, alpaka_row, seeded):
+    """Nobody loads the page: the loop in the worker makes the bot's move and pushes it."""
+    live_redis.LIVE_DEADLINE_LOOP = True
+    room = running_room(bot=True)
+    if room.bot_due is None:  # Anna begins: after her move the bot is due
+        play_one_move(room.code)
+        room.refresh_from_db()
+    assert room.bot_due is not None
+    shown = room.version
+
+    async def scenario():
+        async with Stream(f"/spiele/alpaka/raum/{room.code}/live/", f"v={shown}") as stream:
+            assert (await stream.next_event())["event"] == "ready"
+            notice = await stream.next_event()
+            assert notice["event"] == "changed" and int(notice["data"]) > shown
+        await hub().close()
+
+    asyncio.run(scenario())
+    room.refresh_from_db()
+    assert room.version > shown
+    assert any(entry["v"] > shown for entry in room.log)  # the bot's move is in the log
+
+
+def test_the_loop_makes_a_demos_due_bot_move_and_pushes_it_to_the_reader(
+    live_redis, alpaka_row, frozen, seeded
+):
+    """The reader's page only listens: the bots' move is made by the loop and announced."""
+    from django.utils import timezone
+
+    from games.models import DemoGame
+    from games.play import demo_service, driver
+
+    frozen["now"] = timezone.now().replace(microsecond=0)
+    definition = engines.get("alpaka")
+    visitor = "reader-live"
+    create = driver.creator(definition)
+
+    def perform(action):
+        return demo_service.perform(
+            visitor, "alpaka", action, create=create, expected_version=None, bump_version=False
+        )
+
+    perform(driver.start_action(definition, {"bots": "1", "variant": "klassisch", "target": "40"}))
+    row = DemoGame.objects.get(visitor=visitor)
+    while row.bot_due is None:  # the reader begins: a move, then the bot is due
+        legal = alpaka.legal_actions(row.state, driver.YOU)
+        action = next((a for a in legal if a["type"] in ("play", "draw")), legal[0])
+        value = f"play:{action['card']}" if action["type"] == "play" else action["type"]
+        perform(driver.act_action(definition, {"aktion": value}))
+        row.refresh_from_db()
+
+    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    pubsub = client.pubsub()
+    pubsub.subscribe(live.full_channel(driver.channel(definition, visitor)))
+    assert pubsub.get_message(timeout=WAIT)["type"] == "subscribe"
+
+    frozen["now"] = row.bot_due
+    before = row.version
+    race(deadline_loop.run_once)  # two loops, one move
+    row.refresh_from_db()
+    assert row.version == before + 1
+    message = pubsub.get_message(ignore_subscribe_messages=True, timeout=WAIT)
+    assert message["data"] == str(row.version)
+    pubsub.close()

@@ -1,0 +1,75 @@
+"""A room's live stream (rooms.live_views) and what a room publishes: numbers only,
+„gone“ when it closes, and a stream link only on pages an ASGI server renders."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import redis
+from django.test import AsyncClient
+
+from games.play import live, streams
+from rooms import lobby, seating
+from tests.live_support import (
+    ENGINE,
+    OPTIONS,
+    REDIS_URL,
+    WAIT,
+    Stream,
+    hub,
+    play_one_move,
+    running_room,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_notice_carries_nothing_but_the_version(live_redis, alpaka_row, seeded):
+    """Whoever listens to a room hears only numbers: no cards, no names, no events."""
+    room = running_room()
+    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    pubsub = client.pubsub()
+    pubsub.psubscribe(live.full_channel("*"))
+    assert pubsub.get_message(timeout=WAIT)["type"] == "psubscribe"
+    version = play_one_move(room.code)
+    messages = []
+    while (message := pubsub.get_message(ignore_subscribe_messages=True, timeout=2)) is not None:
+        messages.append(message)
+    assert messages, "a move publishes a notice"
+    room_notices = [m["data"] for m in messages if m["channel"].endswith(room.code)]
+    assert room_notices == [str(version)]
+    due = [m["data"] for m in messages if m["channel"].endswith(":due")]
+    assert all(float(moment) > 0 for moment in due)
+    pubsub.close()
+
+
+def test_a_closed_room_says_gone_and_ends_the_stream(live_redis, alpaka_row, seeded):
+    room = lobby.create_room(ENGINE, "visitor-anna", "Anna", OPTIONS)
+
+    async def scenario():
+        async with Stream(f"/spiele/alpaka/raum/{room.code}/live/", "v=1") as stream:
+            assert (await stream.next_event())["event"] == "ready"
+            await streams.in_thread(seating.leave)(ENGINE, room.code, "visitor-anna")
+            assert await stream.next_event() == {"event": "changed", "data": "gone"}
+            assert await stream.next_event() == {"event": "gone", "data": "gone"}
+            await asyncio.wait_for(stream.task, WAIT)
+            assert stream.done
+        await hub().close()
+
+    asyncio.run(scenario())
+
+
+def test_the_room_page_connects_only_when_served_by_asgi(live_redis, alpaka_row, seeded, client):
+    room = running_room()
+    url = f"/spiele/alpaka/raum/{room.code}/"
+    wsgi_page = client.get(url).content.decode()
+    assert "sse-connect" not in wsgi_page  # runserver / sync workers: the page polls
+
+    async def scenario():
+        return (await AsyncClient().get(url)).content.decode()
+
+    asgi_page = asyncio.run(scenario())
+    assert f'sse-connect="/spiele/alpaka/raum/{room.code}/live/?v={room.version}"' in asgi_page
+    assert 'hx-trigger="every 1000ms, live-stale"' in asgi_page
+    assert "htmx-ext-sse-2.2.4.min.js" in asgi_page
