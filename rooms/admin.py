@@ -1,3 +1,5 @@
+"""The rooms in the admin: read-only views for support (state and codes are not edited by hand)."""
+
 from django.contrib import admin
 
 from rooms.models import Room, Seat

@@ -1,3 +1,5 @@
+"""The rooms app; on start it registers its due tables with the play layer's deadline loop."""
+
 from django.apps import AppConfig
 
 

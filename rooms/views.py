@@ -1,4 +1,4 @@
-"""Room pages and actions. Thin: the room flows decide (``rooms.lobby``, ``rooms.seats``,
+"""Room pages and actions. Thin: the room flows decide (``rooms.lobby``, ``rooms.seating``,
 ``rooms.playing``, read by ``rooms.reading``), the templates show.
 
 Every page and partial is rendered from ``view(state, seat)`` of the

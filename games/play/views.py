@@ -97,23 +97,29 @@ def demo_context(request, definition, back: str | None = None) -> dict:
 
     ``back``: where no-JavaScript forms return (default: the page asked for).
     """
+    row = demo_service.saved_row(request, definition.key)
+    if row is None or driver.due(definition, row):
+        row = _caught_up(request, definition, row)
+    return board(definition, row, back=back or request.path, note=_notes(request))
+
+
+def _caught_up(request, definition, row):
+    """The visitor's row with the bots' due moves made (and announced); a visitor
+    without a stored game gets the row a first request would create (unsaved)."""
     visitor = visitor_id(request)
     create = driver.creator(definition)
-    row = demo_service.saved_row(request, definition.key)
-    if row is not None and driver.due(definition, row):
-        outcome = demo_service.perform(
-            visitor,
-            definition.key,
-            driver.poll_action(definition),
-            create=create,
-            expected_version=None,
-            bump_version=False,
-        )
-        _announce(definition, outcome)
-        row = outcome.row
     if row is None:
-        row = demo_service.unsaved(visitor, definition.key, create)
-    return board(definition, row, back=back or request.path, note=_notes(request))
+        return demo_service.unsaved(visitor, definition.key, create)
+    outcome = demo_service.perform(
+        visitor,
+        definition.key,
+        driver.poll_action(definition),
+        create=create,
+        expected_version=None,
+        bump_version=False,
+    )
+    _announce(definition, outcome)
+    return outcome.row
 
 
 # A script without cookies would store one demo row per request.
@@ -265,26 +271,12 @@ def poll(request, slug):
         since = int(request.GET.get("v", ""))
     except ValueError:
         since = None
-    visitor = visitor_id(request)
     row = demo_service.saved_row(request, definition.key)
     if row is not None and row.version == since and not driver.due(definition, row):
         response = HttpResponse(status=204)
         patch_cache_control(response, no_store=True)
         return response
-    create = driver.creator(definition)
-    if row is None:
-        row = demo_service.unsaved(visitor, definition.key, create)
-    else:
-        outcome = demo_service.perform(
-            visitor,
-            definition.key,
-            driver.poll_action(definition),
-            create=create,
-            expected_version=None,
-            bump_version=False,
-        )
-        _announce(definition, outcome)
-        row = outcome.row
+    row = _caught_up(request, definition, row)
     back = return_path(request, definition.slug)
     context = {"demo": board(definition, row, back=back, since=since)}
     response = render(request, f"{definition.demo.template}#{definition.demo.partial}", context)

@@ -88,3 +88,38 @@ def test_the_loop_makes_a_demos_due_bot_move_and_pushes_it_to_the_reader(
     message = pubsub.get_message(ignore_subscribe_messages=True, timeout=WAIT)
     assert message["data"] == str(row.version)
     pubsub.close()
+
+
+def test_the_loop_knows_rooms_and_demos_only_by_their_registration():
+    assert {source.name for source in deadline_loop.sources()} == {"demos", "rooms"}
+
+
+def test_a_round_applies_every_sources_due_tables_and_sleeps_until_the_earliest_next(
+    monkeypatch, frozen
+):
+    from datetime import UTC, datetime, timedelta
+
+    now = frozen["now"] = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+    applied = []
+
+    def source(name, due_keys, upcoming):
+        return deadline_loop.DueSource(
+            name,
+            due=lambda moment: due_keys if moment == now else [],
+            apply=lambda key: applied.append((name, key)) or True,
+            next_due=lambda moment: upcoming,
+        )
+
+    monkeypatch.setattr(
+        deadline_loop,
+        "_SOURCES",
+        {
+            "a": source("a", [1, 2], now + timedelta(seconds=7)),
+            "b": source("b", [3], now + timedelta(seconds=2)),
+            "c": source("c", [], None),
+        },
+    )
+    assert deadline_loop.run_once() == (now + timedelta(seconds=2)).timestamp()
+    assert applied == [("a", 1), ("a", 2), ("b", 3)]
+    monkeypatch.setattr(deadline_loop, "_SOURCES", {"c": source("c", [], None)})
+    assert deadline_loop.run_once() is None
