@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db import OperationalError, transaction
+from django.db import transaction
 from django.db.models import Min, Q
 
 from games import clock
 from games.play import deadline_loop, scheduler
-from games.play import definition as registry
 from games.play.definition import GameDefinition
-from games.play.locking import sqlite_refused
+from games.play.locking import false_when_sqlite_refuses
 from rooms import locked
 from rooms.models import Room
 
@@ -38,6 +37,7 @@ def next_due(now: datetime) -> datetime | None:
     return scheduler.Timers(found["deadline"], found["bot_due"]).next_due()
 
 
+@false_when_sqlite_refuses
 def apply_due(engine: GameDefinition, code: str) -> bool:
     """The deadline loop: apply a room's overdue deadlines now and tell its browsers.
 
@@ -49,35 +49,22 @@ def apply_due(engine: GameDefinition, code: str) -> bool:
     waits for the first and then finds nothing overdue; a busy database is
     skipped until the next round. Returns whether anything was applied.
     """
-    try:
-        with transaction.atomic():
-            room = (
-                Room.objects.select_for_update(skip_locked=True)
-                .filter(code=code, engine=engine.key)
-                .first()
-            )
-            now = clock.now()
-            if room is None or room.status != Room.Status.PLAYING or locked.idle(room, now):
-                return False
-            ctx = locked.Locked(engine, room, list(room.seats.all()), now)
-            locked.advance(ctx)
-            if not ctx.changed:
-                return False
-            room.save()
-            locked.announce(room)
-            return True
-    except OperationalError as error:
-        if not sqlite_refused(error):
-            raise
-        return False
+    with transaction.atomic():
+        room = (
+            Room.objects.select_for_update(skip_locked=True)
+            .filter(code=code, engine=engine.key)
+            .first()
+        )
+        now = clock.now()
+        if room is None or room.status != Room.Status.PLAYING or locked.idle(room, now):
+            return False
+        ctx = locked.Locked(engine, room, list(room.seats.all()), now)
+        locked.advance(ctx)
+        if not ctx.changed:
+            return False
+        room.save()
+        locked.announce(room)
+        return True
 
 
-def _apply_due_key(key: tuple[str, str]) -> bool:
-    engine_key, code = key
-    definition = registry.get(engine_key)
-    return definition is not None and apply_due(definition, code)
-
-
-DUE_SOURCE = deadline_loop.DueSource(
-    "rooms", due=due_rooms, apply=_apply_due_key, next_due=next_due
-)
+DUE_SOURCE = deadline_loop.DueSource("rooms", due=due_rooms, apply=apply_due, next_due=next_due)

@@ -36,6 +36,8 @@ from django.conf import settings
 from django.db import OperationalError, connection
 
 from games import clock
+from games.play import definition as registry
+from games.play.definition import GameDefinition
 from games.play.locking import sqlite_refused
 
 logger = logging.getLogger(__name__)
@@ -65,15 +67,16 @@ def run_once() -> float | None:
 class DueSource:
     """One kind of table whose deadlines the loop applies.
 
-    ``due(now)`` lists the keys of tables with a deadline due at ``now``;
-    ``apply(key)`` applies that table's due deadlines under its row lock and
-    publishes the change (False: nothing was due any more); ``next_due(now)`` is
-    the earliest pending deadline of any such table (None: none).
+    ``due(now)`` lists ``(engine key, table key)`` of tables with a deadline due
+    at ``now``; ``apply(definition, table key)`` applies that table's due
+    deadlines under its row lock and publishes the change (False: nothing was
+    due any more); ``next_due(now)`` is the earliest pending deadline of any
+    such table (None: none).
     """
 
     name: str
-    due: Callable[[datetime], list]
-    apply: Callable[[object], bool]
+    due: Callable[[datetime], list[tuple[str, str]]]
+    apply: Callable[[GameDefinition, str], bool]
     next_due: Callable[[datetime], datetime | None]
 
 
@@ -93,8 +96,10 @@ def _apply_due() -> float | None:
     now = clock.now()
     moments = []
     for source in sources():
-        for key in source.due(now):
-            source.apply(key)
+        for engine_key, key in source.due(now):
+            definition = registry.get(engine_key)
+            if definition is not None:
+                source.apply(definition, key)
         upcoming = source.next_due(now)
         if upcoming is not None:
             moments.append(upcoming)

@@ -14,14 +14,14 @@ stored) and may return a dict for the board (``note``, engine ``events`` …).
 
 from __future__ import annotations
 
-from django.db import OperationalError, transaction
+from django.db import transaction
 
 from games import clock
 from games.engines.base import IllegalAction
 from games.play import deadline_loop, live, scheduler
 from games.play import definition as registry
 from games.play.definition import GameDefinition
-from games.play.locking import sqlite_refused
+from games.play.locking import false_when_sqlite_refuses
 from games.play.table import Table
 
 YOU = 0
@@ -241,6 +241,7 @@ def next_due(now=None):
     return rows.aggregate(due=Min("bot_due"))["due"]
 
 
+@false_when_sqlite_refuses
 def apply_due(definition: GameDefinition, visitor: str) -> bool:
     """The deadline loop: the reader's due bot moves are made now and pushed.
 
@@ -251,33 +252,20 @@ def apply_due(definition: GameDefinition, visitor: str) -> bool:
     """
     from games.models import DemoGame
 
-    try:
-        with transaction.atomic():
-            row = (
-                DemoGame.objects.select_for_update(skip_locked=True)
-                .filter(visitor=visitor, engine=definition.key)
-                .first()
-            )
-            if row is None or not due(definition, row):
-                return False
-            if not _advance(definition, row):
-                return False
-            row.save(update_fields=["state", "version", "log", "bot_due"])
-            announce(definition, row)
-            return True
-    except OperationalError as error:
-        if not sqlite_refused(error):
-            raise
-        return False
-
-
-def _apply_due_key(key: tuple[str, str]) -> bool:
-    engine_key, visitor = key
-    definition = registry.get(engine_key)
-    return definition is not None and apply_due(definition, visitor)
+    with transaction.atomic():
+        row = (
+            DemoGame.objects.select_for_update(skip_locked=True)
+            .filter(visitor=visitor, engine=definition.key)
+            .first()
+        )
+        if row is None or not due(definition, row):
+            return False
+        if not _advance(definition, row):
+            return False
+        row.save(update_fields=["state", "version", "log", "bot_due"])
+        announce(definition, row)
+        return True
 
 
 # Registered with the deadline loop by ``games.apps``.
-DUE_SOURCE = deadline_loop.DueSource(
-    "demos", due=due_demos, apply=_apply_due_key, next_due=next_due
-)
+DUE_SOURCE = deadline_loop.DueSource("demos", due=due_demos, apply=apply_due, next_due=next_due)

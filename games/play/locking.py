@@ -9,8 +9,27 @@ such a refusal try again or leave the row to whoever holds it.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from django.db import OperationalError, connection
 
 
 def sqlite_refused(error: OperationalError) -> bool:
     return connection.vendor == "sqlite" and "locked" in str(error)
+
+
+def false_when_sqlite_refuses(apply: Callable[..., bool]) -> Callable[..., bool]:
+    """For the deadline loop's work on one row: a row SQLite will not lock now is left
+    to whoever holds it (the next round looks again)."""
+
+    @functools.wraps(apply)
+    def guarded(*args, **kwargs) -> bool:
+        try:
+            return apply(*args, **kwargs)
+        except OperationalError as error:
+            if not sqlite_refused(error):
+                raise
+            return False
+
+    return guarded

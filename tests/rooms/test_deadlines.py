@@ -10,12 +10,7 @@ import pytest
 from games.play import deadline_loop, scheduler
 from rooms import deadlines
 from rooms.models import Room
-from tests.live_support import (
-    ENGINE,
-    play_one_move,
-    race,
-    running_room,
-)
+from tests import live_support as support
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,7 +20,7 @@ def test_two_deadline_loops_never_apply_one_deadline_twice(alpaka_row, seeded, f
     from django.utils import timezone
 
     frozen["now"] = timezone.now().replace(microsecond=0)
-    room = running_room()
+    room = support.running_room()
     bots: set[int] = set()
     for round_number in range(6):
         room.refresh_from_db()
@@ -34,17 +29,24 @@ def test_two_deadline_loops_never_apply_one_deadline_twice(alpaka_row, seeded, f
         frozen["now"] = timers.deadline + timedelta(seconds=1)
         # What a single loop makes of it, computed aside.
         expected_state, _timers, steps = scheduler.advance(
-            ENGINE, room.state, bots, timers, frozen["now"], key=lambda i: f"{room.code}:{i}"
+            support.ENGINE,
+            room.state,
+            bots,
+            timers,
+            frozen["now"],
+            key=lambda i: f"{room.code}:{i}",
         )
         assert len(steps) == 1
         before = room.version
         if round_number % 2:
             # Whole loop rounds, as two servers' loops run them.
-            race(deadline_loop.run_once)
+            support.race(deadline_loop.run_once)
         else:
             applied: list[bool] = []
-            race(
-                lambda out=applied, code=room.code: out.append(deadlines.apply_due(ENGINE, code)),
+            support.race(
+                lambda out=applied, code=room.code: out.append(
+                    deadlines.apply_due(support.ENGINE, code)
+                ),
                 times=3,
             )
             assert applied.count(True) == 1
@@ -59,7 +61,7 @@ def test_racing_loops_apply_a_bot_move_once(alpaka_row, seeded, frozen):
     from django.utils import timezone
 
     frozen["now"] = timezone.now().replace(microsecond=0)
-    room = running_room(bot=True)
+    room = support.running_room(bot=True)
     applied = []
     for _ in range(6):
         room.refresh_from_db()
@@ -67,15 +69,15 @@ def test_racing_loops_apply_a_bot_move_once(alpaka_row, seeded, frozen):
             break
         timers = scheduler.Timers(room.deadline, room.bot_due)
         if timers.bot_due is None:  # Anna's turn: she plays, the bot is next
-            play_one_move(room.code)
+            support.play_one_move(room.code)
             continue
         frozen["now"] = timers.bot_due
         before = room.version
 
         def apply():
-            applied.append(deadlines.apply_due(ENGINE, room.code))
+            applied.append(deadlines.apply_due(support.ENGINE, room.code))
 
-        race(apply, times=3)
+        support.race(apply, times=3)
         room.refresh_from_db()
         assert room.version == before + 1
         assert applied.count(True) == 1

@@ -11,28 +11,19 @@ from django.test import AsyncClient
 
 from games.play import live, streams
 from rooms import lobby, seating
-from tests.live_support import (
-    ENGINE,
-    OPTIONS,
-    REDIS_URL,
-    WAIT,
-    Stream,
-    hub,
-    play_one_move,
-    running_room,
-)
+from tests import live_support as support
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_the_notice_carries_nothing_but_the_version(live_redis, alpaka_row, seeded):
     """Whoever listens to a room hears only numbers: no cards, no names, no events."""
-    room = running_room()
-    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    room = support.running_room()
+    client = redis.Redis.from_url(support.REDIS_URL, decode_responses=True)
     pubsub = client.pubsub()
     pubsub.psubscribe(live.full_channel("*"))
-    assert pubsub.get_message(timeout=WAIT)["type"] == "psubscribe"
-    version = play_one_move(room.code)
+    assert pubsub.get_message(timeout=support.WAIT)["type"] == "psubscribe"
+    version = support.play_one_move(room.code)
     messages = []
     while (message := pubsub.get_message(ignore_subscribe_messages=True, timeout=2)) is not None:
         messages.append(message)
@@ -45,23 +36,23 @@ def test_the_notice_carries_nothing_but_the_version(live_redis, alpaka_row, seed
 
 
 def test_a_closed_room_says_gone_and_ends_the_stream(live_redis, alpaka_row, seeded):
-    room = lobby.create_room(ENGINE, "visitor-anna", "Anna", OPTIONS)
+    room = lobby.create_room(support.ENGINE, "visitor-anna", "Anna", support.OPTIONS)
 
     async def scenario():
-        async with Stream(f"/spiele/alpaka/raum/{room.code}/live/", "v=1") as stream:
+        async with support.Stream(f"/spiele/alpaka/raum/{room.code}/live/", "v=1") as stream:
             assert (await stream.next_event())["event"] == "ready"
-            await streams.in_thread(seating.leave)(ENGINE, room.code, "visitor-anna")
+            await streams.in_thread(seating.leave)(support.ENGINE, room.code, "visitor-anna")
             assert await stream.next_event() == {"event": "changed", "data": "gone"}
             assert await stream.next_event() == {"event": "gone", "data": "gone"}
-            await asyncio.wait_for(stream.task, WAIT)
+            await asyncio.wait_for(stream.task, support.WAIT)
             assert stream.done
-        await hub().close()
+        await support.hub().close()
 
     asyncio.run(scenario())
 
 
 def test_the_room_page_connects_only_when_served_by_asgi(live_redis, alpaka_row, seeded, client):
-    room = running_room()
+    room = support.running_room()
     url = f"/spiele/alpaka/raum/{room.code}/"
     wsgi_page = client.get(url).content.decode()
     assert "sse-connect" not in wsgi_page  # runserver / sync workers: the page polls

@@ -11,15 +11,7 @@ import redis
 from games.engines import alpaka
 from games.play import deadline_loop, live
 from games.play import definition as engines
-from tests.live_support import (
-    REDIS_URL,
-    WAIT,
-    Stream,
-    hub,
-    play_one_move,
-    race,
-    running_room,
-)
+from tests import live_support as support
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,19 +19,19 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_the_deadline_loop_pushes_a_bot_move_when_it_falls_due(live_redis, alpaka_row, seeded):
     """Nobody loads the page: the loop in the worker makes the bot's move and pushes it."""
     live_redis.LIVE_DEADLINE_LOOP = True
-    room = running_room(bot=True)
+    room = support.running_room(bot=True)
     if room.bot_due is None:  # Anna begins: after her move the bot is due
-        play_one_move(room.code)
+        support.play_one_move(room.code)
         room.refresh_from_db()
     assert room.bot_due is not None
     shown = room.version
 
     async def scenario():
-        async with Stream(f"/spiele/alpaka/raum/{room.code}/live/", f"v={shown}") as stream:
+        async with support.Stream(f"/spiele/alpaka/raum/{room.code}/live/", f"v={shown}") as stream:
             assert (await stream.next_event())["event"] == "ready"
             notice = await stream.next_event()
             assert notice["event"] == "changed" and int(notice["data"]) > shown
-        await hub().close()
+        await support.hub().close()
 
     asyncio.run(scenario())
     room.refresh_from_db()
@@ -75,17 +67,17 @@ def test_the_loop_makes_a_demos_due_bot_move_and_pushes_it_to_the_reader(
         perform(driver.act_action(definition, {"aktion": value}))
         row.refresh_from_db()
 
-    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    client = redis.Redis.from_url(support.REDIS_URL, decode_responses=True)
     pubsub = client.pubsub()
     pubsub.subscribe(live.full_channel(driver.channel(definition, visitor)))
-    assert pubsub.get_message(timeout=WAIT)["type"] == "subscribe"
+    assert pubsub.get_message(timeout=support.WAIT)["type"] == "subscribe"
 
     frozen["now"] = row.bot_due
     before = row.version
-    race(deadline_loop.run_once)  # two loops, one move
+    support.race(deadline_loop.run_once)  # two loops, one move
     row.refresh_from_db()
     assert row.version == before + 1
-    message = pubsub.get_message(ignore_subscribe_messages=True, timeout=WAIT)
+    message = pubsub.get_message(ignore_subscribe_messages=True, timeout=support.WAIT)
     assert message["data"] == str(row.version)
     pubsub.close()
 
@@ -105,8 +97,8 @@ def test_a_round_applies_every_sources_due_tables_and_sleeps_until_the_earliest_
     def source(name, due_keys, upcoming):
         return deadline_loop.DueSource(
             name,
-            due=lambda moment: due_keys if moment == now else [],
-            apply=lambda key: applied.append((name, key)) or True,
+            due=lambda moment: [(engine, key) for engine, key in due_keys] if moment == now else [],
+            apply=lambda definition, key: applied.append((name, definition.key, key)) or True,
             next_due=lambda moment: upcoming,
         )
 
@@ -114,12 +106,13 @@ def test_a_round_applies_every_sources_due_tables_and_sleeps_until_the_earliest_
         deadline_loop,
         "_SOURCES",
         {
-            "a": source("a", [1, 2], now + timedelta(seconds=7)),
-            "b": source("b", [3], now + timedelta(seconds=2)),
+            "a": source("a", [("alpaka", "1"), ("the_cat", "2")], now + timedelta(seconds=7)),
+            # A table of a game that is no longer registered is left alone.
+            "b": source("b", [("gibt-es-nicht", "x"), ("alpaka", "3")], now + timedelta(seconds=2)),
             "c": source("c", [], None),
         },
     )
     assert deadline_loop.run_once() == (now + timedelta(seconds=2)).timestamp()
-    assert applied == [("a", 1), ("a", 2), ("b", 3)]
+    assert applied == [("a", "alpaka", "1"), ("a", "the_cat", "2"), ("b", "alpaka", "3")]
     monkeypatch.setattr(deadline_loop, "_SOURCES", {"c": source("c", [], None)})
     assert deadline_loop.run_once() is None

@@ -9,16 +9,16 @@ import redis
 from django.db import transaction
 
 from games.play import live
-from tests.live_support import REDIS_URL, WAIT  # noqa: F401
+from tests import live_support as support
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_notices_are_published_only_after_the_commit(live_redis):
-    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    client = redis.Redis.from_url(support.REDIS_URL, decode_responses=True)
     pubsub = client.pubsub()
     pubsub.subscribe(live.full_channel("room:alpaka:x"))
-    assert pubsub.get_message(timeout=WAIT)["type"] == "subscribe"
+    assert pubsub.get_message(timeout=support.WAIT)["type"] == "subscribe"
 
     with contextlib.suppress(RuntimeError), transaction.atomic():
         live.publish_on_commit("room:alpaka:x", 1)
@@ -26,6 +26,6 @@ def test_notices_are_published_only_after_the_commit(live_redis):
     with transaction.atomic():
         live.publish_on_commit("room:alpaka:x", 2)
 
-    message = pubsub.get_message(ignore_subscribe_messages=True, timeout=WAIT)
+    message = pubsub.get_message(ignore_subscribe_messages=True, timeout=support.WAIT)
     assert message["data"] == "2"
     pubsub.close()

@@ -11,14 +11,7 @@ from asgiref.sync import sync_to_async
 from django.test import AsyncClient
 
 from games.play import live, streams
-from tests.live_support import (
-    REDIS_URL,
-    WAIT,
-    Stream,
-    hub,
-    play_one_move,
-    running_room,
-)
+from tests import live_support as support
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,18 +19,18 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_notice_reaches_every_subscriber_of_its_channel_and_no_other(live_redis):
     async def scenario():
         # Two hubs: two connections to Redis, as two worker processes have.
-        first = streams.Hub(REDIS_URL, live_redis.LIVE_CHANNEL_PREFIX).start()
-        second = streams.Hub(REDIS_URL, live_redis.LIVE_CHANNEL_PREFIX).start()
+        first = streams.Hub(support.REDIS_URL, live_redis.LIVE_CHANNEL_PREFIX).start()
+        second = streams.Hub(support.REDIS_URL, live_redis.LIVE_CHANNEL_PREFIX).start()
         try:
             a = await first.subscribe("room:alpaka:one")
             b = await second.subscribe("room:alpaka:one")
             other = await first.subscribe("room:alpaka:two")
             await sync_to_async(live.publish)("room:alpaka:one", 7)
             await sync_to_async(live.publish)("room:alpaka:two", 3)
-            assert await a.wait(WAIT) and a.latest == 7
-            assert await b.wait(WAIT) and b.latest == 7
+            assert await a.wait(support.WAIT) and a.latest == 7
+            assert await b.wait(support.WAIT) and b.latest == 7
             # Redis keeps the order of one publisher: had "one" reached it, latest would be 7.
-            assert await other.wait(WAIT) and other.latest == 3
+            assert await other.wait(support.WAIT) and other.latest == 3
             first.unsubscribe(a)
             assert first.listener_count() == 1
         finally:
@@ -49,20 +42,21 @@ def test_a_notice_reaches_every_subscriber_of_its_channel_and_no_other(live_redi
 
 def test_a_lost_redis_connection_ends_the_streams_and_the_hub_comes_back(live_redis):
     async def scenario():
-        hub = streams.Hub(REDIS_URL, live_redis.LIVE_CHANNEL_PREFIX).start()
+        hub = streams.Hub(support.REDIS_URL, live_redis.LIVE_CHANNEL_PREFIX).start()
         try:
             sub = await hub.subscribe("room:alpaka:one")
-            killer = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+            killer = redis.Redis.from_url(support.REDIS_URL, decode_responses=True)
             name = f"{live_redis.LIVE_CHANNEL_PREFIX}:hub"
             ours = [c["id"] for c in killer.client_list() if c.get("name") == name]
             assert ours, "the hub's connection carries its name"
             for client_id in ours:
                 killer.client_kill_filter(_id=client_id)
-            assert await sub.wait(WAIT) and sub.closed  # its stream ends; the browser reconnects
+            # Its stream ends; the browser reconnects.
+            assert await sub.wait(support.WAIT) and sub.closed
             hub.unsubscribe(sub)
-            again = await hub.subscribe("room:alpaka:one", timeout=WAIT)
+            again = await hub.subscribe("room:alpaka:one", timeout=support.WAIT)
             await sync_to_async(live.publish)("room:alpaka:one", 5)
-            assert await again.wait(WAIT) and again.latest == 5
+            assert await again.wait(support.WAIT) and again.latest == 5
         finally:
             await hub.close()
 
@@ -72,11 +66,11 @@ def test_a_lost_redis_connection_ends_the_streams_and_the_hub_comes_back(live_re
 def test_the_stream_sends_a_notice_after_a_move_and_closes_on_disconnect(
     live_redis, alpaka_row, seeded
 ):
-    room = running_room()
+    room = support.running_room()
     path = f"/spiele/alpaka/raum/{room.code}/live/"
 
     async def scenario():
-        async with Stream(path, f"v={room.version}") as stream:
+        async with support.Stream(path, f"v={room.version}") as stream:
             first = await stream.next_event()
             assert stream.start["status"] == 200
             headers = stream.headers()
@@ -85,23 +79,23 @@ def test_the_stream_sends_a_notice_after_a_move_and_closes_on_disconnect(
             assert headers["x-accel-buffering"] == "no"
             assert first == {"id": str(room.version), "event": "ready", "data": str(room.version)}
 
-            version = await streams.in_thread(play_one_move)(room.code)
+            version = await streams.in_thread(support.play_one_move)(room.code)
             notice = await stream.next_event()
             assert notice == {"id": str(version), "event": "changed", "data": str(version)}
-            assert hub().listener_count() == 1
+            assert support.hub().listener_count() == 1
         # The client went away: the stream ended and left the channel.
         assert stream.task.done()
-        assert hub().listener_count() == 0
-        await hub().close()
+        assert support.hub().listener_count() == 0
+        await support.hub().close()
 
     asyncio.run(scenario())
 
 
 def test_a_reconnect_with_last_event_id_gets_what_it_missed_at_once(live_redis, alpaka_row, seeded):
-    room = running_room()
+    room = support.running_room()
     seen = room.version
-    play_one_move(room.code)
-    newest = play_one_move(room.code)
+    support.play_one_move(room.code)
+    newest = support.play_one_move(room.code)
 
     async def scenario():
         client = AsyncClient()
@@ -113,33 +107,35 @@ def test_a_reconnect_with_last_event_id_gets_what_it_missed_at_once(live_redis, 
         content = response.streaming_content
         text = ""
         while "event: changed" not in text:
-            text += (await asyncio.wait_for(anext(content), WAIT)).decode()
+            text += (await asyncio.wait_for(anext(content), support.WAIT)).decode()
         # The ready event repeats the id the browser had; the notice names the newest version.
         assert f"id: {seen}\nevent: ready\ndata: {newest}\n\n" in text
         assert text.endswith(f"id: {newest}\nevent: changed\ndata: {newest}\n\n")
         await content.aclose()
-        await hub().close()
+        await support.hub().close()
 
     asyncio.run(scenario())
 
 
 def test_an_up_to_date_reconnect_waits_and_sends_heartbeats(live_redis, alpaka_row, seeded):
     live_redis.LIVE_HEARTBEAT_SECONDS = 0.05
-    room = running_room()
+    room = support.running_room()
 
     async def scenario():
         headers = {"Last-Event-ID": str(room.version)}
-        async with Stream(f"/spiele/alpaka/raum/{room.code}/live/", headers=headers) as stream:
+        async with support.Stream(
+            f"/spiele/alpaka/raum/{room.code}/live/", headers=headers
+        ) as stream:
             assert (await stream.next_event())["event"] == "ready"
             assert await stream.next_block() == ": ping"  # nothing new: only a comment
-        await hub().close()
+        await support.hub().close()
 
     asyncio.run(scenario())
 
 
 def test_without_redis_the_stream_answers_204_and_the_page_polls(settings, alpaka_row, seeded):
     settings.LIVE_REDIS_URL = ""
-    room = running_room()
+    room = support.running_room()
 
     async def scenario():
         response = await AsyncClient().get(f"/spiele/alpaka/raum/{room.code}/live/")
