@@ -222,6 +222,8 @@ class DemoGame(models.Model):
     # The reader's choices for the table: number of bots and the game's options.
     settings = models.JSONField("Einstellungen", default=dict, blank=True)
     bot_due = models.DateTimeField("Bot-Zug fällig", null=True, blank=True)
+    # Seconds the table stood still because nobody watched it (games.play.driver.resume).
+    clock_offset = models.FloatField("Pausen (Sekunden)", default=0)
     # The latest public events, [{"v": version, "event": {...}}], newest last.
     log = models.JSONField("Verlauf", default=list, blank=True)
     # Per-visitor facts that outlive one game (games played, starter, preferences).

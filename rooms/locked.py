@@ -229,8 +229,11 @@ def _run_locked(engine: GameDefinition, code: str, work: Callable[[Locked], str 
 # --- Live updates: notices after commit --------------------------------------------------
 
 
+CHANNEL_KIND = "room"
+
+
 def room_channel(engine_key: str, code: str) -> str:
-    return f"room:{engine_key}:{code}"
+    return live.table_channel(CHANNEL_KIND, engine_key, code)
 
 
 def next_due(room: Room) -> datetime | None:

@@ -14,6 +14,8 @@ stored) and may return a dict for the board (``note``, engine ``events`` …).
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.db import transaction
 
 from games import clock
@@ -60,14 +62,39 @@ def bot_seats(row, definition: GameDefinition | None = None) -> set[int]:
     return set(range(1, (row.settings or {}).get("bots", default) + 1))
 
 
+# A demo's bots move only while their reader watches (a stream, a poll, a request). A bot
+# move overdue by more than this was made by nobody, so the table stood still meanwhile.
+PAUSED_AFTER = timedelta(seconds=2)
+
+
+def _offset(row) -> timedelta:
+    return timedelta(seconds=row.clock_offset or 0)
+
+
+def game_now(row) -> datetime:
+    """The demo's own clock: the time since its deal without the pauses (the engine and
+    the timers run on it; ``row.bot_due`` is stored as a moment of real time)."""
+    return clock.now() - _offset(row)
+
+
+def resume(row) -> None:
+    """A table nobody watched stood still: its clock skips the wait, so the bot that was
+    due acts now – once – instead of every move it would have made meanwhile."""
+    now = clock.now()
+    if row.bot_due is not None and now - row.bot_due > PAUSED_AFTER:
+        row.clock_offset = (row.clock_offset or 0) + (now - row.bot_due).total_seconds()
+        row.bot_due = now
+
+
 def table_of(definition: GameDefinition, row) -> Table:
     seed = row.state.get("seed", 0) if row.state else 0
+    bot_due = row.bot_due - _offset(row) if row.bot_due is not None else None
     return Table(
         definition,
         row.state,
         row.version,
         log=row.log,
-        timers=scheduler.Timers(None, row.bot_due),
+        timers=scheduler.Timers(None, bot_due),
         bots=bot_seats(row, definition),
         key=f"demo:{seed}",
         timed=False,
@@ -76,7 +103,8 @@ def table_of(definition: GameDefinition, row) -> Table:
 
 def store(row, table: Table) -> None:
     row.state, row.version, row.log = table.state, table.version, table.log
-    row.bot_due = table.timers.bot_due
+    bot_due = table.timers.bot_due
+    row.bot_due = bot_due + _offset(row) if bot_due is not None else None
 
 
 def _deal(definition: GameDefinition, row) -> None:
@@ -87,7 +115,7 @@ def _deal(definition: GameDefinition, row) -> None:
     if definition.demo.next_game:
         options.update(definition.demo.next_game(row))
     table = table_of(definition, row)
-    table.deal(names, options, clock.now())
+    table.deal(names, options, game_now(row))
     table.key = f"demo:{table.state.get('seed', 0)}"
     store(row, table)
 
@@ -129,8 +157,9 @@ def start_action(definition: GameDefinition, data):
 def _advance(definition: GameDefinition, row, *, force_bot: bool = False) -> int:
     if row.state is None:
         return 0
+    resume(row)
     table = table_of(definition, row)
-    steps = table.advance(clock.now(), force_bot=force_bot)
+    steps = table.advance(game_now(row), force_bot=force_bot)
     store(row, table)
     return steps
 
@@ -149,7 +178,7 @@ def act_action(definition: GameDefinition, data):
         if parsed is None:
             raise IllegalAction("Unbekannte Aktion.")
         table = table_of(definition, row)
-        events = table.act(YOU, parsed, clock.now())
+        events = table.act(YOU, parsed, game_now(row))
         store(row, table)
         return {"events": events}
 
@@ -209,8 +238,11 @@ def pushes(definition: GameDefinition) -> bool:
     return definition.bot_delay is not None
 
 
+CHANNEL_KIND = "demo"
+
+
 def channel(definition: GameDefinition, visitor: str) -> str:
-    return f"demo:{definition.key}:{visitor}"
+    return live.table_channel(CHANNEL_KIND, definition.key, visitor)
 
 
 def announce(definition: GameDefinition, row) -> None:
@@ -219,26 +251,33 @@ def announce(definition: GameDefinition, row) -> None:
         live.publish_on_commit(channel(definition, row.visitor), row.version, row.bot_due)
 
 
-def _pushing_keys() -> list[str]:
-    return [d.key for d in registry.all_definitions() if d.demo is not None and pushes(d)]
+def _watched_rows(keys: deadline_loop.Keys):
+    """The demo rows among ``keys`` ((engine key, visitor) pairs) whose bots move on
+    their own clock."""
+    from django.db.models import Q
 
-
-def due_demos(now, limit: int = 200) -> list[tuple[str, str]]:
-    """``(engine key, visitor)`` of demo rows whose next bot move is due at ``now``."""
     from games.models import DemoGame
 
-    rows = DemoGame.objects.filter(engine__in=_pushing_keys(), bot_due__lte=now).order_by()
-    return list(rows.values_list("engine", "visitor")[:limit])
+    pushing = {d.key for d in registry.all_definitions() if d.demo is not None and pushes(d)}
+    wanted = Q()
+    for engine_key, visitor in keys:
+        if engine_key in pushing:
+            wanted |= Q(engine=engine_key, visitor=visitor)
+    if not wanted:
+        return DemoGame.objects.none()
+    return DemoGame.objects.filter(wanted).order_by()
 
 
-def next_due(now=None):
-    """The earliest pending bot move of any demo (None: none)."""
+def due_demos(now, keys: deadline_loop.Keys) -> deadline_loop.Keys:
+    """``(engine key, visitor)`` of the watched demos whose next bot move is due at ``now``."""
+    return list(_watched_rows(keys).filter(bot_due__lte=now).values_list("engine", "visitor"))
+
+
+def next_due(now, keys: deadline_loop.Keys):
+    """The earliest pending bot move of the watched demos (None: none)."""
     from django.db.models import Min
 
-    from games.models import DemoGame
-
-    rows = DemoGame.objects.filter(engine__in=_pushing_keys(), bot_due__isnull=False)
-    return rows.aggregate(due=Min("bot_due"))["due"]
+    return _watched_rows(keys).aggregate(due=Min("bot_due"))["due"]
 
 
 @false_when_sqlite_refuses
@@ -268,4 +307,6 @@ def apply_due(definition: GameDefinition, visitor: str) -> bool:
 
 
 # Registered with the deadline loop by ``games.apps``.
-DUE_SOURCE = deadline_loop.DueSource("demos", due=due_demos, apply=apply_due, next_due=next_due)
+DUE_SOURCE = deadline_loop.DueSource(
+    CHANNEL_KIND, due=due_demos, apply=apply_due, next_due=next_due
+)

@@ -24,7 +24,8 @@ from django.conf import settings
 logger = logging.getLogger(__name__)
 
 GONE = -1  # the version notice of a table that no longer exists (room closed)
-DUE_CHANNEL = "due"  # the moment of the next deadline, for every process's deadline loop
+# Every hub subscribes this first: its confirmation tells that the connection works.
+CONTROL_CHANNEL = "hub"
 
 
 def enabled() -> bool:
@@ -56,6 +57,32 @@ def full_channel(name: str) -> str:
     return f"{channel_prefix()}:{name}"
 
 
+def table_channel(kind: str, engine_key: str, key: str) -> str:
+    """The channel of one table: ``kind`` names its owner ("room", "demo"), ``key`` the
+    table among that owner's tables of the game (room code, visitor id)."""
+    return f"{kind}:{engine_key}:{key}"
+
+
+def parse_table_channel(name: str) -> tuple[str, str, str] | None:
+    """``(kind, engine key, key)`` of a table channel; None for any other channel."""
+    parts = name.split(":", 2)
+    return (parts[0], parts[1], parts[2]) if len(parts) == 3 and all(parts) else None
+
+
+def notice(version: int, due: datetime | None = None) -> str:
+    """The text published on a table's channel: its version and, if any, the moment
+    of its next deadline (for the deadline loops of the processes that watch it)."""
+    return f"{version}|{due.timestamp():.3f}" if due is not None else str(version)
+
+
+def parse_notice(data: str) -> tuple[int, float | None] | None:
+    version, _, due = data.partition("|")
+    try:
+        return int(version), (float(due) if due else None)
+    except ValueError:
+        return None
+
+
 _clients: dict[str, redis.Redis] = {}
 _clients_lock = threading.Lock()
 
@@ -74,18 +101,15 @@ def _sync_client() -> redis.Redis:
 def publish(channel: str, version: int, due: datetime | None = None) -> None:
     """Tell every listener of ``channel`` that the table is now at ``version``.
 
-    ``due``: the table's next deadline, so that every deadline loop wakes up in
-    time for it. A failure is logged, never raised: the change itself is saved,
-    and browsers whose stream broke poll again.
+    ``due``: the table's next deadline, so that the deadline loops of the
+    processes whose streams watch the table wake up in time for it. A failure
+    is logged, never raised: the change itself is saved, and browsers whose
+    stream broke poll again.
     """
     if not enabled():
         return
     try:
-        pipe = _sync_client().pipeline(transaction=False)
-        pipe.publish(full_channel(channel), str(version))
-        if due is not None:
-            pipe.publish(full_channel(DUE_CHANNEL), f"{due.timestamp():.3f}")
-        pipe.execute()
+        _sync_client().publish(full_channel(channel), notice(version, due))
     except redis.RedisError:
         logger.warning("live: could not publish on %s", channel, exc_info=True)
 

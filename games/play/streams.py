@@ -27,7 +27,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from games.play.deadline_loop import DeadlineLoop
-from games.play.live import DUE_CHANNEL, GONE, channel_prefix, enabled
+from games.play.live import CONTROL_CHANNEL, GONE, channel_prefix, enabled, parse_notice
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +76,7 @@ class Hub:
         self._listeners: dict[str, set[Subscription]] = {}
         self._confirm: dict[str, list[asyncio.Future]] = {}
         self._due_callbacks: list[Callable[[float], None]] = []
+        self._watch_callbacks: list[Callable[[], None]] = []
         self._stop_callbacks: list[Callable[[], Awaitable[None]]] = []
         self._pubsub = None
         self._client = None
@@ -116,7 +117,16 @@ class Hub:
         return f"{self.prefix}:{name}"
 
     def on_due(self, callback: Callable[[float], None]) -> None:
+        """``callback(moment)`` whenever a watched table announces its next deadline."""
         self._due_callbacks.append(callback)
+
+    def on_watch(self, callback: Callable[[], None]) -> None:
+        """``callback()`` whenever a table gets its first stream in this process."""
+        self._watch_callbacks.append(callback)
+
+    def watched(self) -> list[str]:
+        """The channels of the tables this process's streams listen to."""
+        return list(self._listeners)
 
     def on_close(self, callback: Callable[[], Awaitable[None]]) -> None:
         self._stop_callbacks.append(callback)
@@ -133,6 +143,8 @@ class Hub:
         listeners = self._listeners.setdefault(channel, set())
         listeners.add(sub)
         if len(listeners) == 1:
+            for callback in self._watch_callbacks:
+                callback()
             future = asyncio.get_running_loop().create_future()
             self._confirm.setdefault(self.full(channel), []).append(future)
             try:
@@ -187,7 +199,7 @@ class Hub:
                     client_name=f"{self.prefix}:hub",
                 )
                 self._pubsub = self._client.pubsub()
-                channels = [self.full(DUE_CHANNEL), *(self.full(c) for c in self._listeners)]
+                channels = [self.full(CONTROL_CHANNEL), *(self.full(c) for c in self._listeners)]
                 await self._pubsub.subscribe(*channels)
                 await self._read(first)
             except asyncio.CancelledError:
@@ -221,7 +233,7 @@ class Hub:
             last_traffic, pinged = now, False
             kind = message["type"]
             if kind == "subscribe":
-                if message["channel"] == self.full(DUE_CHANNEL):
+                if message["channel"] == self.full(CONTROL_CHANNEL):
                     self._connected.set()
                     if not first:
                         self._recheck_all()
@@ -238,18 +250,15 @@ class Hub:
 
     def _dispatch(self, channel: str, data: str) -> None:
         name = channel[len(self.prefix) + 1 :]
-        if name == DUE_CHANNEL:
-            with contextlib.suppress(ValueError):
-                moment = float(data)
-                for callback in self._due_callbacks:
-                    callback(moment)
+        parsed = parse_notice(data)
+        if parsed is None:
             return
-        try:
-            version = int(data)
-        except ValueError:
-            return
+        version, due = parsed
         for sub in self._listeners.get(name, ()):
             sub.notify(version)
+        if due is not None:
+            for callback in self._due_callbacks:
+                callback(due)
 
     async def _close_connection(self) -> None:
         pubsub, client = self._pubsub, self._client

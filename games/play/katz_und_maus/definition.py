@@ -9,7 +9,6 @@ engine would refuse – the demo and rooms show that message and deal nothing.
 
 from __future__ import annotations
 
-from games import clock
 from games.engines import katz_und_maus as km
 from games.engines.base import IllegalAction
 from games.play import driver
@@ -50,7 +49,7 @@ def _faster(row, data):
         raise IllegalAction(driver.START_FIRST)
     table = driver.table_of(KATZ_UND_MAUS, row)
     steps = 0
-    while steps < MAX_FAST_STEPS and table.advance(clock.now(), force_bot=True):
+    while steps < MAX_FAST_STEPS and table.advance(driver.game_now(row), force_bot=True):
         steps += 1
     if not steps:
         raise IllegalAction(driver.NOT_BOTS_TURN)

@@ -74,7 +74,8 @@ def test_the_loop_makes_a_demos_due_bot_move_and_pushes_it_to_the_reader(
 
     frozen["now"] = row.bot_due
     before = row.version
-    support.race(deadline_loop.run_once)  # two loops, one move
+    watched = [driver.channel(definition, visitor)]
+    support.race(lambda: deadline_loop.run_once(watched))  # two loops, one move
     row.refresh_from_db()
     assert row.version == before + 1
     message = pubsub.get_message(ignore_subscribe_messages=True, timeout=support.WAIT)
@@ -83,7 +84,12 @@ def test_the_loop_makes_a_demos_due_bot_move_and_pushes_it_to_the_reader(
 
 
 def test_the_loop_knows_rooms_and_demos_only_by_their_registration():
-    assert {source.name for source in deadline_loop.sources()} == {"demos", "rooms"}
+    assert {source.kind for source in deadline_loop.sources()} == {"demo", "room"}
+
+
+def test_with_nothing_watched_a_round_does_no_work(django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert deadline_loop.run_once([]) is None
 
 
 def test_a_round_applies_every_sources_due_tables_and_sleeps_until_the_earliest_next(
@@ -94,12 +100,16 @@ def test_a_round_applies_every_sources_due_tables_and_sleeps_until_the_earliest_
     now = frozen["now"] = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
     applied = []
 
-    def source(name, due_keys, upcoming):
+    def source(kind, due_keys, upcoming):
+        def due(moment, keys):
+            assert moment == now
+            return [key for key in due_keys if key in keys]  # only watched tables
+
         return deadline_loop.DueSource(
-            name,
-            due=lambda moment: [(engine, key) for engine, key in due_keys] if moment == now else [],
-            apply=lambda definition, key: applied.append((name, definition.key, key)) or True,
-            next_due=lambda moment: upcoming,
+            kind,
+            due=due,
+            apply=lambda definition, key: applied.append((kind, definition.key, key)) or True,
+            next_due=lambda moment, keys: upcoming if keys else None,
         )
 
     monkeypatch.setattr(
@@ -112,7 +122,12 @@ def test_a_round_applies_every_sources_due_tables_and_sleeps_until_the_earliest_
             "c": source("c", [], None),
         },
     )
-    assert deadline_loop.run_once() == (now + timedelta(seconds=2)).timestamp()
+    watched = ["a:alpaka:1", "a:the_cat:2", "b:gibt-es-nicht:x", "b:alpaka:3", "c:alpaka:9"]
+    assert deadline_loop.run_once(watched) == (now + timedelta(seconds=2)).timestamp()
     assert applied == [("a", "alpaka", "1"), ("a", "the_cat", "2"), ("b", "alpaka", "3")]
-    monkeypatch.setattr(deadline_loop, "_SOURCES", {"c": source("c", [], None)})
-    assert deadline_loop.run_once() is None
+    # Only what this process's streams watch: table 2 is not, and "b" has nothing watched.
+    applied.clear()
+    assert (
+        deadline_loop.run_once(["a:alpaka:1", "other"]) == (now + timedelta(seconds=7)).timestamp()
+    )
+    assert applied == [("a", "alpaka", "1")]
