@@ -42,12 +42,13 @@ run: content
 	$(PY) manage.py ensure_dev_editor --url http://$(HOST):$(PORT)/admin/
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-# Debian's Chromium for the browser tests (no browser download is possible here).
+# Debian's Chromium for the browser tests (no browser download is possible here) and
+# Debian's nginx for the load-balancer test (tests/servers/test_load_balancer.py).
 browser:
-	@if [ ! -x /usr/bin/chromium ]; then \
-	  echo "Installiere Chromium (Debian-Paket) …"; \
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/sbin/nginx ]; then \
+	  echo "Installiere Chromium und nginx (Debian-Pakete) …"; \
 	  SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core nginx >/dev/null; \
 	fi
 
 lint: setup
