@@ -89,7 +89,7 @@ class Viewer:
         )
         return countdown(self.remaining, total, label, self.awaited)
 
-    def wait_timer(self, total: int, next_label: str) -> dict | None:
+    def wait_timer(self, total: int | None, next_label: str) -> dict | None:
         """The site's timer on the confirmations after a round: „Weiter in“ for a
         seat that has not confirmed, else ``next_label`` („Nächste Runde in“)."""
         if self.remaining is None:

@@ -290,13 +290,14 @@ def present(view: dict, **around) -> TableContext:
 
 
 def _countdown(viewer: Viewer) -> dict | None:
-    """The engine's round clock in play, the site's timer in the reveal."""
+    """The engine's round clock in play, the site's timer in the reveal; both
+    without a bar (no ``total``): the cushion shows the time only."""
     view = viewer.view
     if view["phase"] == the_cat.PLAY and view["deadline"] is not None:
         seconds = math.ceil(view["deadline"] - clock.now().timestamp())
-        return timer(seconds, ROUND_SECONDS, "Rundenzeit", False)
+        return timer(seconds, None, "Rundenzeit", False)
     if view["phase"] == the_cat.REVEAL:
-        return viewer.wait_timer(REVEAL_SECONDS, "Nächste Runde in")
+        return viewer.wait_timer(None, "Nächste Runde in")
     return None
 
 
