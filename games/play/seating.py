@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 from functools import cached_property
 
+from games.engines.base import PLAY, SCORING
 from games.play.wording import Words, countdown
 
 
@@ -65,6 +66,17 @@ class Viewer:
             "is_bot": seat in self.bots,
             "is_host": seat in self.hosts,
         }
+
+    def turn_status(self, info: dict) -> str:
+        """A seat's status in a game taking turns (``base.turn_view``): „bereit“ or
+        „schaut die Wertung an“ after a scored round, „überlegt …“ (a bot) or „am Zug“
+        on its turn; "" otherwise."""
+        phase, seat = self.view["phase"], info["seat"]
+        if phase == SCORING:
+            return "bereit" if info["confirmed"] else "schaut die Wertung an"
+        if phase == PLAY and seat == self.view["turn"]:
+            return "überlegt …" if seat in self.bots else "am Zug"
+        return ""
 
     def opponents(self, seats: list) -> list:
         """The other seats clockwise from the viewer's left, as they sit at a real

@@ -260,16 +260,9 @@ def present(view: dict, **around) -> TableContext:
     seats = []
     for info in view["seats"]:
         s = info["seat"]
-        if info["left"]:
-            status = "hat verlassen"
-        elif phase == alpaka.SCORING:
-            status = "bereit" if info["confirmed"] else "schaut die Wertung an"
-        elif phase == alpaka.PLAY and s == turn:
-            status = "überlegt …" if s in bots else "am Zug"
-        elif phase == alpaka.PLAY and info["quit"]:
+        status = "hat verlassen" if info["left"] else viewer.turn_status(info)
+        if not status and phase == alpaka.PLAY and info["quit"]:
             status = "ausgestiegen"
-        else:
-            status = ""
         seats.append(
             {
                 **viewer.seat(s),

@@ -437,16 +437,12 @@ def present(view: dict, **around) -> TableContext:
             status = "hat den Raum verlassen"
         elif info["out"]:
             status = "spielt nicht mehr mit"
-        elif phase == km.SCORING:
-            status = "bereit" if info["confirmed"] else "schaut die Wertung an"
-        elif phase == km.PLAY and s == turn:
-            status = "überlegt …" if s in bots else "am Zug"
-        elif phase == km.PLAY and info["finished"] and view["teams"]:
-            status = "fertig – spielt kartenlos"
-        elif phase == km.PLAY and info["kartenlos"]:
-            status = "kartenlos"
         else:
-            status = ""
+            status = viewer.turn_status(info)
+        if not status and phase == km.PLAY and info["finished"] and view["teams"]:
+            status = "fertig – spielt kartenlos"
+        elif not status and phase == km.PLAY and info["kartenlos"]:
+            status = "kartenlos"
         hint = info["hint"]
         seats.append(
             {
