@@ -90,16 +90,20 @@ class Viewer:
 
     # --- Timer ---------------------------------------------------------------------
 
-    def turn_timer(self, total: int) -> dict | None:
-        """The site's timer on a turn („Deine Zugzeit“, „Zugzeit von Anna“)."""
-        if self.remaining is None:
+    def timer_in_turns(self, turn_total: int, scoring_total: int, next_label: str) -> dict | None:
+        """The site's timer of a game taking turns: on the turn („Deine Zugzeit“,
+        „Zugzeit von Anna“), or on the confirmations after a scored round (see
+        ``wait_timer``)."""
+        phase = self.view["phase"]
+        if phase == SCORING:
+            return self.wait_timer(scoring_total, next_label)
+        if phase != PLAY or self.remaining is None:
             return None
-        label = (
-            "Deine Zugzeit"
-            if self.awaited
-            else f"Zugzeit von {self.view['names'][self.view['turn']]}"
-        )
-        return countdown(self.remaining, total, label, self.awaited)
+        if self.awaited:
+            label = "Deine Zugzeit"
+        else:
+            label = f"Zugzeit von {self.view['names'][self.view['turn']]}"
+        return countdown(self.remaining, turn_total, label, self.awaited)
 
     def wait_timer(self, total: int | None, next_label: str) -> dict | None:
         """The site's timer on the confirmations after a round: „Weiter in“ for a

@@ -305,11 +305,7 @@ def present(view: dict, **around) -> TableContext:
             view, me, words, events
         )
 
-    countdown = None
-    if phase == alpaka.SCORING:
-        countdown = viewer.wait_timer(SCORING_SECONDS, "Nächste Runde in")
-    elif phase == alpaka.PLAY:
-        countdown = viewer.turn_timer(TURN_SECONDS)
+    countdown = viewer.timer_in_turns(TURN_SECONDS, SCORING_SECONDS, "Nächste Runde in")
 
     def worded(event: dict) -> str:
         return describe(event, me, names, view["target"])

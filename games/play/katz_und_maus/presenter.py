@@ -538,11 +538,7 @@ def present(view: dict, **around) -> TableContext:
             ),
         }
 
-    countdown = None
-    if phase == km.SCORING:
-        countdown = viewer.wait_timer(SCORING_SECONDS, "Nächstes Spiel in")
-    elif phase == km.PLAY:
-        countdown = viewer.turn_timer(TURN_SECONDS)
+    countdown = viewer.timer_in_turns(TURN_SECONDS, SCORING_SECONDS, "Nächstes Spiel in")
 
     def worded(event: dict) -> str:
         return describe(event, me, names)
