@@ -42,9 +42,9 @@ says the same):
   cards leave the game; in team play the partner stops too (the team is out).
 """
 
-from games.engines.base import IllegalAction
+from games.engines.base import IllegalAction, bot_continue, random_action
 
-from .bots import bot_action, bot_continue, random_action
+from .bots import bot_action
 from .engine import (
     MAX_TURNS,
     OVER,
