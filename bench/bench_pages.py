@@ -2,7 +2,8 @@
 and memory per worker.
 
     .venv/bin/python bench/bench_pages.py [--seconds 4] [--rounds 3] [--connections 32]
-                                          [--misses 60] [--only uvicorn|sync]
+                                          [--misses 60] [--crawls 3]
+                                          [--sections throughput,hits,weight,memory,misses]
 
 Starts every production server as README.md gives it (``common.SHIPPED_SERVERS``:
 ``gunicorn -c site_config/gunicorn.conf.py site_config.asgi:application`` and the same
@@ -81,6 +82,7 @@ REDIS = "redis://127.0.0.1:6379/0"
 # What Chromium sends: pages and static files go out compressed where they may.
 BROWSER_ENCODING = "gzip, deflate, br, zstd"
 RATIO_GOAL, MISS_GOAL_MS, WEIGHT_GOAL_KB, RSS_GOAL_MB = 0.9, 8.0, 60, 150
+SECTIONS = ("throughput", "hits", "weight", "memory", "misses")
 
 
 @dataclass(eq=False)
@@ -451,7 +453,9 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--misses", type=int, default=60)
     parser.add_argument("--crawls", type=int, default=3, help="crawl rounds before the RSS")
+    parser.add_argument("--sections", default=",".join(SECTIONS), help="comma-separated")
     args = parser.parse_args()
+    sections = set(args.sections.split(","))
     if shutil.which("wrk") is None:
         print("wrk fehlt: sudo apt-get install -y wrk")
         return 1
@@ -495,13 +499,19 @@ def main() -> int:
             + "; ".join(f"{name}: {count} workers" for name, count in workers.items())
             + f"; {os.cpu_count()} cores shared with wrk"
         )
-        throughput(servers, static_path, args)
-        for server in servers:
-            single_hits(server, env, args.misses)
-        weight(servers[0])
-        memory(servers, args.crawls)
+        if "throughput" in sections:
+            throughput(servers, static_path, args)
+        if "hits" in sections:
+            for server in servers:
+                single_hits(server, env, args.misses)
+        if "weight" in sections:
+            weight(servers[0])
+        if "memory" in sections:
+            memory(servers, args.crawls)
         for server in servers:
             stop(server)
+        if "misses" not in sections:
+            return 0
         for server in servers:
             single_misses(server, env, static_path, args.misses)
         print(
