@@ -271,7 +271,8 @@ def test_a_worked_example_steps_through_on_a_phone(open_browser):
     number = next(
         n
         for n in range(1, 12)
-        if "Zwei wollen dieselbe Karte" in page.locator(f"#beispiel-{n}").inner_text()
+        # text_content: innerText skips sections not yet drawn (content-visibility: auto)
+        if "Zwei wollen dieselbe Karte" in page.locator(f"#beispiel-{n}").text_content()
     )
     figure = f"#beispiel-{number}-schritte"
     for step in range(2, 6):

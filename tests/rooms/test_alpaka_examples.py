@@ -83,9 +83,19 @@ def test_the_game_end_check_knows_a_game_that_goes_on():
 
 
 def test_round_examples_show_the_engines_own_steps_on_the_rules_page(content, client):
-    html = client.get("/spiele/alpaka/").content.decode()
-    # Every example is a step-through (templates/includes/example_steps.html).
-    assert html.count('class="ex-steps"') == len(alpaka_examples())
+    page = client.get("/spiele/alpaka/").content.decode()
+    # Every example is a step-through (templates/includes/example_steps.html); the page
+    # holds each one's first step, the others load on demand from their own address.
+    assert page.count('class="ex-steps is-stepping"') == len(alpaka_examples())
+    steps = []
+    for number, _example in enumerate(alpaka_examples(), start=1):
+        first = client.get(f"/spiele/alpaka/beispiel/{number}/?schritt=1").content.decode()
+        count = int(first.split("Schritt 1 von ", 1)[1].split("<", 1)[0])
+        steps += [
+            client.get(f"/spiele/alpaka/beispiel/{number}/?schritt={step}").content.decode()
+            for step in range(1, count + 1)
+        ]
+    html = page + "".join(steps)
     assert html.count('class="alp-steps alp-steps--step"') >= 2 * len(alpaka_examples())
     assert "Regelwerk: Englert-Zusatzregel." in html
     # The texts come from the engine's events, not from the article.
