@@ -83,7 +83,13 @@ def setup_django(env: dict) -> None:
 
 
 def start_gunicorn(
-    app: str, port: int, env: dict, workers: int, log_path: str, *extra_args: str
+    app: str,
+    port: int,
+    env: dict,
+    workers: int,
+    log_path: str,
+    *extra_args: str,
+    settings: str = "site_config.settings.prod",
 ) -> subprocess.Popen:
     """gunicorn with the production settings on 127.0.0.1:``port``, in a session of its own
     (``stop_gunicorn`` ends master and workers). Without a DATABASE_URL in ``env`` it uses
@@ -91,7 +97,7 @@ def start_gunicorn(
     full_env = {
         **os.environ,
         **env,
-        "DJANGO_SETTINGS_MODULE": "site_config.settings.prod",
+        "DJANGO_SETTINGS_MODULE": settings,
         "DJANGO_SECRET_KEY": env.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(50),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "DJANGO_SECURE_SSL_REDIRECT": "0",

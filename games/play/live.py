@@ -154,7 +154,12 @@ def publish(
         client = _sync_client()
         pipe = client.pipeline(transaction=False)
         for viewer in _listened(client, channel, views or {}):
-            html = views[viewer]()
+            try:
+                html = views[viewer]()
+            except Exception:
+                # The change is saved; this viewer's page fetches its table on the notice.
+                logger.exception("live: could not draw the view of %s on %s", viewer, channel)
+                continue
             pipe.publish(full_channel(viewer_channel(channel, viewer)), view_message(version, html))
         pipe.publish(full_channel(channel), notice(version, due))
         pipe.execute()
