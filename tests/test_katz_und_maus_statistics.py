@@ -213,3 +213,13 @@ def test_the_explanation_follows_the_numbers_it_is_given(db):
     assert not close["variant"]["more"], "5 points from 30 games is within chance"
     noisy = statistics.present(stats(1.0, 1.0, 10))
     assert not noisy["most"]["larger_fewer"] and noisy["worst"]["always"] and noisy["rough"]
+
+
+def test_every_rule_set_has_its_colour():
+    from pathlib import Path
+
+    css = (
+        Path(statistics.__file__).parent / "static" / "play" / "katz_und_maus" / "article.css"
+    ).read_text()
+    for key, _, _ in statistics.RULE_SETS:
+        assert f".km-chart__rule--{key}," in css and f".km-swatch--{key} " in css, key

@@ -80,7 +80,13 @@ def present(stats: EngineStatistics) -> dict:
             f"{moves_text(figures['median_moves'])} Züge",
             "die Hälfte der Partien ist spätestens dann vorbei",
         ),
-        ("Mittelwert", f"{number(figures['mean_moves'])} Züge", "lange Partien ziehen ihn hoch"),
+        (
+            "Mittelwert",
+            f"{number(figures['mean_moves'])} Züge",
+            "lange Partien ziehen ihn hoch"
+            if figures["mean_moves"] > figures["median_moves"]
+            else "",
+        ),
         (
             "9 von 10 Partien",
             f"höchstens {number(figures['p90_moves'])} Züge",
