@@ -373,3 +373,13 @@ def test_a_game_without_a_kurzregel_has_no_page(client, content):
     publish(RulesArticle.objects.get(pk=article.pk))
     assert client.get("/spiele/alpaka/kurzregel/").status_code == 404
     assert "/spiele/alpaka/kurzregel/" not in client.get("/spiele/alpaka/").content.decode()
+
+
+def test_editors_keep_sources_and_glossary_in_the_admin(editor_client, content):
+    article = RulesArticle.objects.get(game__slug="katz-und-maus")
+    html = editor_client.get(
+        reverse("admin:rules_rulesarticle_change", args=[article.pk])
+    ).content.decode()
+    for label in ("Quellen", "Begriffe und andere Namen", "Kürzel", "Gelesen am", "Andere Namen"):
+        assert label in html, label
+    assert 'value="skip-bo-notizen"' in html and 'value="Spielerstapel"' in html
