@@ -15,6 +15,7 @@ from django.views.decorators.vary import vary_on_headers
 from games.models import Game
 from games.play import definition as registry
 from games.play.steps import step_through
+from rules.citations import Citations
 from rules.publishing import article_for_page
 from site_config.page_cache import cached_page
 
@@ -50,6 +51,8 @@ def example_step(request, slug, number):
         "through": through,
         "current": current,
         "announce": through.steps[current - 1]["title"],
+        # Citations lead to the article's „Quellen“ on the game page.
+        "cites": Citations.of(article.sources.all(), base=game.get_absolute_url()),
     }
     if request.htmx:
         response = render(request, FIGURE, context)

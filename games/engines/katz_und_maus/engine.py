@@ -8,7 +8,7 @@ last element)::
       "names": [str] * n,
       "stock_size": 10..30, "completed": "shuffle" | "remove",
       "match": "single" | "500", "teams": bool, "kartenlos_all": bool,
-      "empty_draw": "recycle" | "end",
+      "empty_draw": "end" | "recycle",
       "sides": [[seat, ...]],       # teams: [[0, 2], [1, 3]]; else one seat each
       "phase": "play" | "scoring" | "over",
       "round": int, "dealer": seat, "turn": seat | None,
@@ -48,13 +48,14 @@ Actions (``seat`` is the acting player):
 ``p`` is a build place 0–3. A free place takes an Ace or a King.
 
 Turn flow: at the start of a turn the hand is filled to five from the draw pile.
-A draw pile that is too short gives what it has; when it is empty, the build
-piles are shuffled into a new draw pile (``empty_draw="recycle"``, the
-default) – once, and again only after a stock card has been played since the
-last time; otherwise (or with ``"end"``, or no build pile on the table) a
-needed draw from an empty draw pile ends the game. Plays follow, as many as wanted; a hand emptied by
-playing draws five more at once (after a pile completed by that last card went
-under the draw pile). A discard ends the turn. A complete pile (twelve cards,
+A draw pile that is too short gives what it has. By the source's rule
+(``empty_draw="end"``, the default) a needed draw that finds the draw pile empty
+ends the game. The variant ``"recycle"`` first shuffles the unfinished build
+piles into a new draw pile – once, and again only after a stock card has been
+played since the last time (and only when a build pile lies on the table).
+Plays follow, as many as wanted; a hand emptied by playing draws five more at
+once (after a pile completed by that last card went under the draw pile). A
+discard ends the turn. A complete pile (twelve cards,
 the top standing for the Queen – also a King there) is shuffled under the draw
 pile (``completed="shuffle"``) or leaves the game (``"remove"``).
 
@@ -111,6 +112,7 @@ from .rules import (
     REMOVE,
     SHUFFLE,
     SINGLE,
+    SOURCE_END,
     STOCK_MAX,
     STOCK_MIN,
     TARGET,
@@ -145,8 +147,8 @@ def new_game(seed: int, players: int, options: dict | None = None) -> dict:
     ``rules.DEFAULT_STOCK``), ``completed`` ("shuffle" | "remove"), ``match``
     ("single" | "500"), ``teams`` (bool, 4 or 6 players), ``kartenlos_all``
     (bool: a player wins only with no card left at all), ``empty_draw``
-    ("recycle" | "end": whether an empty draw pile is rebuilt from the build
-    piles), ``names``.
+    ("end" | "recycle": the source's end when the draw pile is used up, or the
+    variant that first rebuilds it from the build piles), ``names``.
     """
     options = dict(options or {})
     base.check_players(players, MIN_PLAYERS, MAX_PLAYERS, "Katz und Maus")
@@ -166,7 +168,7 @@ def new_game(seed: int, players: int, options: dict | None = None) -> dict:
     teams = bool(options.get("teams", False))
     if teams and players not in TEAM_SIZES:
         raise ValueError("Im Team spielt ihr nur zu viert oder zu sechst.")
-    empty_draw = options.get("empty_draw", RECYCLE)
+    empty_draw = options.get("empty_draw", SOURCE_END)
     if empty_draw not in EMPTY_DRAW:
         raise ValueError(f"Unbekannte Regel für den leeren Kartenstock „{empty_draw}“.")
     names = base.seat_names(options, players)
@@ -547,10 +549,10 @@ def _check_finished(state: dict, seat: int, events: list) -> bool:
 
 
 def _draw(state: dict, seat: int, reason: str, events: list) -> bool:
-    """Fill the hand to five. A short draw pile gives what it has; with
-    ``empty_draw="recycle"`` the build piles are then shuffled into a new draw
-    pile and the rest is drawn from it. Returns False (and ends the game) when
-    cards are needed and none can be drawn."""
+    """Fill the hand to five. A short draw pile gives what it has; with the
+    variant ``empty_draw="recycle"`` the build piles are then shuffled into a new
+    draw pile and the rest is drawn from it. Returns False (and ends the game:
+    the draw pile is used up) when cards are needed and none can be drawn."""
     hand = state["hands"][seat]
     wanted = HAND_SIZE - len(hand)
     if wanted <= 0:
