@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import warnings
 from pathlib import Path
 
 import pytest
@@ -239,9 +240,13 @@ def retried(attempt, attempts=ATTEMPTS):
     reasons = []
     for number in range(1, attempts + 1):
         try:
-            return attempt()
+            result = attempt()
         except Missed as missed:
             reasons.append(f"attempt {number}: {missed}")
+            continue
+        if reasons:  # shown in pytest's summary: how often a busy machine made us retry
+            warnings.warn("set up again: " + "; ".join(reasons), stacklevel=2)
+        return result
     pytest.fail(
         f"Precondition missed in all {attempts} attempts (is the machine that busy?):\n"
         + "\n".join(reasons)
