@@ -150,11 +150,17 @@ def demo(browser, live_server):
 
 
 def stored(state, version=5, games=3, auto=False):
-    """Put a hand-made position into the browser visitor's row."""
+    """Put a hand-made position into the browser visitor's row (with an empty log: a
+    timing test that sets up again starts from scratch)."""
     return DemoGame.objects.update_or_create(
         visitor=VISITOR,
         engine="kaetzchen",
-        defaults={"state": state, "version": version, "profile": {"games": games, "auto": auto}},
+        defaults={
+            "state": state,
+            "version": version,
+            "profile": {"games": games, "auto": auto},
+            "log": [],
+        },
     )[0]
 
 
