@@ -233,19 +233,37 @@ AXES_DISABLE_ACCESS_LOG = True
 ACCESS_LOG = os.environ.get("ACCESS_LOG", "json") != "off"
 ACCESS_LOG_CLIENT = "off" if os.environ.get("ACCESS_LOG_CLIENT") == "off" else "hash"
 
+# How often a lasting outage of Redis or PostgreSQL is written to the log (site_config/logs.py).
+OUTAGE_LOG_SECONDS = int(os.environ.get("OUTAGE_LOG_SECONDS", "60"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"bare": {"format": "%(message)s"}},
+    "filters": {
+        "short_security": {"()": "site_config.logs.ShortSecurityLine"},
+        "quiet_outages": {
+            "()": "site_config.logs.QuietOutages",
+            "always": ["rooms.live", "psycopg.pool"],
+        },
+    },
     "handlers": {
-        "console": {"class": "logging.StreamHandler"},
+        "console": {"class": "site_config.logs.StderrHandler"},
         "access": {"class": "site_config.access_log.StdoutHandler", "formatter": "bare"},
+        # A bad Host header or an oversized form: the client's doing, one line without traceback.
+        "security": {"class": "site_config.logs.StderrHandler", "filters": ["short_security"]},
+        # Backing services gone: no traceback per request, one line per interval.
+        "outages": {"class": "site_config.logs.StderrHandler", "filters": ["quiet_outages"]},
     },
     "loggers": {
         "kartenregeln.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
         # Django's "Not Found: <path>" warnings would repeat what the access log says, with
         # room invite codes in clear; server errors (5xx) are still logged.
         "django.request": {"level": "ERROR"},
+        "django.security": {"handlers": ["security"], "level": "WARNING", "propagate": False},
+        "rooms.live": {"handlers": ["outages"], "level": "WARNING", "propagate": False},
+        "rooms.deadline_loop": {"handlers": ["outages"], "level": "WARNING", "propagate": False},
+        "psycopg.pool": {"handlers": ["outages"], "level": "WARNING", "propagate": False},
     },
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
