@@ -97,9 +97,7 @@ def resend(request):
     form = ResendForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         if services.mail_allowed(request, services.CONFIRMATION_MAILS_PER_IP):
-            user = services.account_for_email(form.cleaned_data["email"])
-            if user is not None and not user.is_active:
-                services.send_confirmation_mail(request, user)
+            services.resend_confirmation(request, form.cleaned_data["email"])
         request.session["accounts_signup_email"] = form.cleaned_data["email"]
         return redirect("accounts:signup_done")
     return _private(render(request, "accounts/resend.html", {"form": form}))

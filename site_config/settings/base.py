@@ -212,6 +212,9 @@ LOGIN_REDIRECT_URL = "accounts:my_area"
 # the login is refused for AXES_COOLOFF_TIME, even with the right password.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # One password hash per login attempt, whatever the answer (accounts/backends.py).
+    "accounts.backends.AccountBackend",
+    # Sessions started before AccountBackend (and the confirmation link's login) name it.
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = 5
