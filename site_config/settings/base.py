@@ -32,6 +32,8 @@ INSTALLED_APPS = [
     # Reader accounts: sign-up, „Mein Bereich“, points (after feedback and rooms it reads).
     "accounts",
     "groups",
+    # Impressum and Datenschutzerklärung, kept by the editors.
+    "legal",
     # The games: one play package each (games/play/<key>/); listing it registers the game.
     "games.play.kaetzchen",
     "games.play.alpaka",
