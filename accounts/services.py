@@ -351,11 +351,12 @@ def points_total(user) -> int:
     return PointEntry.objects.filter(user=user).aggregate(total=Sum("points"))["total"] or 0
 
 
-@transaction.atomic
 def delete_account(user) -> None:
-    """Delete the account, its links and its points (pending ones on its ids too)."""
-    PointEntry.objects.filter(visitor__in=visitor_ids(user)).delete()
-    user.delete()
+    """Delete the account and what is the person's alone; votes and reports stay without
+    the link to them (accounts.personal_data.erase)."""
+    from accounts import personal_data
+
+    personal_data.erase(user)
 
 
 # „Mein Bereich“ -------------------------------------------------------------------
