@@ -120,13 +120,18 @@ else:
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache that keeps serving when Redis is away (site_config/shared_cache.py).
+            "BACKEND": "site_config.shared_cache.ResilientRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "kartenregeln"),
+            # A Redis that hangs must not hang the page: give up quickly, serve uncached.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# How often each process asks a Redis that went away again (site_config/shared_cache.py).
+SHARED_CACHE_RETRY_SECONDS = float(os.environ.get("SHARED_CACHE_RETRY_SECONDS", "2"))
 # {% cache %} fragments are keyed by their content and the code (e.g. the worked examples drawn
 # by an engine): each process may keep its own copy, no network round trip needed.
 CACHES["template_fragments"] = {
