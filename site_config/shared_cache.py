@@ -52,27 +52,51 @@ def retry_seconds() -> float:
     return float(getattr(settings, "SHARED_CACHE_RETRY_SECONDS", 2))
 
 
+class _Outage:
+    """One Redis as this process sees it. Django makes a cache object per thread; they all
+    share this state (one warning per process, not per thread) and the stand-in's memory."""
+
+    def __init__(self, location: str):
+        self.log = OutageLog(logger, "Redis (cache)")
+        self.retry_at = 0.0
+        self.lock = threading.Lock()
+        self.standin = LocMemCache(f"shared-cache-standin:{location}", {"OPTIONS": {}})
+
+
+_outages: dict[str, _Outage] = {}
+_outages_lock = threading.Lock()
+
+
+def _outage_of(location: str) -> _Outage:
+    with _outages_lock:
+        if location not in _outages:
+            _outages[location] = _Outage(location)
+        return _outages[location]
+
+
 class ResilientRedisCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
-        self.outage = OutageLog(logger, "Redis (cache)")
-        self._retry_at = 0.0
-        self._lock = threading.Lock()
-        self._standin = LocMemCache(f"shared-cache-standin-{id(self)}", {"OPTIONS": {}})
+        self._outage = _outage_of(str(server))
+        self._standin = self._outage.standin
+
+    @property
+    def outage(self) -> OutageLog:
+        return self._outage.log
 
     # --- State ---------------------------------------------------------------------------
 
     def _should_try(self) -> bool:
-        return not self.outage.is_down or time.monotonic() >= self._retry_at
+        return not self.outage.is_down or time.monotonic() >= self._outage.retry_at
 
     def _failed(self, error: BaseException) -> None:
-        self._retry_at = time.monotonic() + retry_seconds()
+        self._outage.retry_at = time.monotonic() + retry_seconds()
         self.outage.down(error, CONSEQUENCE)
 
     def _answered(self) -> None:
         if not self.outage.is_down:
             return
-        with self._lock:
+        with self._outage.lock:
             if not self.outage.is_down:
                 return
             self.outage.up()
@@ -87,7 +111,7 @@ class ResilientRedisCache(RedisCache):
         """Redis answers (asking it again if the retry is due): shared entries may be used."""
         if not self.outage.is_down:
             return True
-        if time.monotonic() < self._retry_at:
+        if time.monotonic() < self._outage.retry_at:
             return False
         try:
             self._cache.get_client(write=False).ping()

@@ -49,6 +49,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Cached public pages are answered here, before sessions, CSRF and auth (page_cache.py).
     "site_config.page_cache.PageCacheMiddleware",
+    # The database away: „Kurze Wartung“ (503) instead of a server error (outage.py).
+    "site_config.outage.DatabaseOutageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -103,10 +105,18 @@ if os.environ.get("DATABASE_URL"):
     # connections from a small pool instead (psycopg_pool), handed back after each request.
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=0)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        # A pooled connection is checked before it is handed out (a cheap round trip): after
+        # PostgreSQL restarted, its dropped connections never reach a request.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+        options = DATABASES["default"].setdefault("OPTIONS", {})
+        # A server that does not answer at all (not even "refused") is given up quickly.
+        options.setdefault("connect_timeout", 3)
+        options["pool"] = {
             "min_size": 1,
             "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "8")),
-            "timeout": 20,
+            # How long a request waits for a connection: with PostgreSQL away, the time until
+            # it gets the 503 page („Kurze Wartung“, site_config/outage.py).
+            "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "1.5")),
         }
 else:
     DATABASES = {

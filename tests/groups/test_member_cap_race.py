@@ -1,10 +1,10 @@
 """The member cap holds when many people follow the invite link at the same moment.
 
 Thirty joins race for the last place of a group with 59 members, each request on its own
-database connection (threads), through the real view. PostgreSQL only: the row lock is
-what is tested, and SQLite's in-memory test database answers concurrent writers with
-"table is locked" instead of queueing them. CI runs this file again on PostgreSQL
-(``make test-db``).
+database connection (threads), through the real view. PostgreSQL only (marker
+``postgresql``, left out on SQLite): the row lock is what is tested, and SQLite's in-memory
+test database answers concurrent writers with "table is locked" instead of queueing them.
+CI runs it with ``make test-db``.
 """
 
 from __future__ import annotations
@@ -20,12 +20,7 @@ from groups.models import Member
 from groups.services import MAX_MEMBERS
 from tests.groups.conftest import add_member, make_group
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="row locks: runs on PostgreSQL (make test-db)"
-    ),
-]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgresql]
 
 RACERS = 30
 
