@@ -9,42 +9,18 @@ CI runs it with ``make test-db``.
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
 from groups.models import Member
 from groups.services import MAX_MEMBERS
 from tests.groups.conftest import add_member, make_group
+from tests.races import pool_for, race
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgresql]
 
 RACERS = 30
-
-
-def race(calls):
-    """Run the calls at the same moment, each in its own thread with its own connection."""
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as error:  # reported by the caller
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return results
 
 
 def test_thirty_concurrent_joins_on_a_group_with_59_members_fill_exactly_one_place():
@@ -58,7 +34,8 @@ def test_thirty_concurrent_joins_on_a_group_with_59_members_fill_exactly_one_pla
         client = Client(REMOTE_ADDR=f"203.0.113.{number + 1}")
         return lambda: client.post(url, {"name": f"Gast {number}"})
 
-    results = race([joiner(number) for number in range(RACERS)])
+    with pool_for(RACERS):
+        results = race([joiner(number) for number in range(RACERS)])
 
     errors = [r for r in results if isinstance(r, Exception)]
     assert errors == []
