@@ -158,9 +158,11 @@ def send_confirmation_mail(request, user) -> None:
 
 
 def _send(request, to: str, subject_template: str, body_template: str, context: dict) -> None:
+    # Rendered without the request, as Django renders its reset mail: every account mail
+    # costs the same (context processors would read the session for some of them only).
     context = {**context, "email": to}
-    subject = "".join(render_to_string(subject_template, context, request=request).splitlines())
-    body = render_to_string(body_template, context, request=request)
+    subject = "".join(render_to_string(subject_template, context).splitlines())
+    body = render_to_string(body_template, context)
     try:
         send_mail(subject, body, None, [to])
     except Exception:  # a mail server problem shows the same page; it is logged
