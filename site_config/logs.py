@@ -187,6 +187,8 @@ class OutageLog:
             )
 
     def up(self) -> None:
+        if self.down_since is None:  # the usual case, on every new database connection
+            return
         with self._lock:
             if self.down_since is None:
                 return
