@@ -30,7 +30,7 @@ _exports: dict[str, Callable] = {}
 
 
 def register(key: str, export: Callable) -> None:
-    """Add (or replace, by key) a part of the download; ``export(user)`` returns its data."""
+    """Add (or replace, by key) a part of the download; ``export(user, link)`` returns its data."""
     _exports[key] = export
 
 
