@@ -353,14 +353,6 @@ def points_total(user) -> int:
     return PointEntry.objects.filter(user=user).aggregate(total=Sum("points"))["total"] or 0
 
 
-def delete_account(user) -> None:
-    """Delete the account and what is the person's alone; votes and reports stay without
-    the link to them (accounts.personal_data.erase)."""
-    from accounts import personal_data
-
-    personal_data.erase(user)
-
-
 # „Mein Bereich“ -------------------------------------------------------------------
 
 

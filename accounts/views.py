@@ -188,7 +188,7 @@ def delete_account(request):
     contributions, no longer linked to anyone (accounts.personal_data.erase)."""
     form = DeleteAccountForm(request.user, request.POST or None)
     if request.method == "POST" and form.is_valid():
-        services.delete_account(request.user)
+        personal_data.erase(request.user)
         logout(request)  # also gives this browser a fresh visitor id
         return _private(render(request, "accounts/deleted.html"))
     return _private(render(request, "accounts/delete.html", {"form": form}))

@@ -50,8 +50,8 @@ def life(reader, game, other_game):
     DemoGame.objects.create(visitor="meins-1", engine="takeaway", settings={"bots": 2})
     DemoGame.objects.create(visitor="fremd", engine="takeaway")
     engine = engines.get("takeaway")
-    lobby = lobby.create_room(engine, "fremd", "Gastgeberin", {})
-    seating.join(engine, lobby.code, "meins-1", "Lena")
+    waiting = lobby.create_room(engine, "fremd", "Gastgeberin", {})
+    seating.join(engine, waiting.code, "meins-1", "Lena")
     playing = lobby.create_room(engine, "meins-2", "Lena", {})
     seating.join(engine, playing.code, "fremd", "Ben")
     lobby.start(engine, playing.code, "meins-2")
@@ -66,7 +66,7 @@ def life(reader, game, other_game):
     groups.answer(founder, first, "ja")
     groups.answer(ben, first, "ja")
     groups.fix_date(founder, night, first)
-    return {"group": group, "ben": ben, "lobby": lobby, "playing": playing}
+    return {"group": group, "ben": ben, "lobby": waiting, "playing": playing}
 
 
 def download(client) -> dict:
