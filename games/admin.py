@@ -1,9 +1,16 @@
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.utils.html import format_html
 from reversion.admin import VersionAdmin
 
+from editorial import drafts
+from editorial.history import ObjectHistoryMixin
 from games.models import Edition, Game, Mechanic, Person, Publisher
 from games.play import definition as registry
+
+PUBLISH_PERMISSION = (
+    "rules.publish_rulesarticle"  # rules.models names it; games never imports rules
+)
 
 
 class SortableInlineMixin:
@@ -23,8 +30,96 @@ class EditionInline(SortableInlineMixin, admin.TabularInline):
     autocomplete_fields = ["publisher"]
 
 
+class DraftGameForm(forms.ModelForm):
+    """Shows a published game's draft (not the live row) for its people and picks."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        draft = getattr(self.instance, "loaded_draft", None)
+        if draft is not None:
+            for name, ids in draft.relations.items():
+                if name in self.fields:
+                    self.initial[name] = ids
+
+
 @admin.register(Game)
-class GameAdmin(VersionAdmin):
+class GameAdmin(ObjectHistoryMixin, VersionAdmin):
+    """A published game's changes are a draft until its page is published (editorial);
+    an unpublished game is edited directly (nobody sees it yet)."""
+
+    form = DraftGameForm
+    history_fields = {
+        name: str(Game._meta.get_field(name).verbose_name) for name in drafts.GAME_FIELDS
+    }
+
+    def get_object(self, request, object_id, from_field=None):
+        game = super().get_object(request, object_id, from_field)
+        if game is not None and game.is_published:
+            draft = drafts.draft_for(game)
+            if draft is not None and request.method == "GET":
+                drafts.overlay(game, draft)
+                game._prefetched_objects_cache = {}  # the form reads initial ids instead
+            game.loaded_draft = draft
+        return game
+
+    def get_readonly_fields(self, request, obj=None):
+        readonly = list(super().get_readonly_fields(request, obj))
+        if not request.user.has_perm(PUBLISH_PERMISSION):
+            readonly.append("is_published")
+        return readonly
+
+    def save_model(self, request, obj, form, change):
+        if change and drafts.uses_drafts(obj):
+            obj.saved_as_draft = True
+            return  # save_related stores the draft with the relations
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        if getattr(form.instance, "saved_as_draft", False):
+            drafts.record_game(form.instance.pk, form.cleaned_data, request.user)
+            for formset in formsets:
+                self.save_formset(request, form, formset, change=change)
+            return
+        super().save_related(request, form, formsets, change)
+
+    def response_change(self, request, obj):
+        if getattr(obj, "saved_as_draft", False):
+            self.message_user(
+                request,
+                format_html(
+                    "Als Entwurf gespeichert: Leser sehen die Änderung erst nach dem "
+                    'Veröffentlichen der Spielseite. <a href="{}">Vorschau</a>',
+                    obj.get_absolute_url(),
+                ),
+                messages.INFO,
+            )
+        return super().response_change(request, obj)
+
+    def history_current(self, request, obj):
+        drafts.overlay(obj)
+        return {
+            name: getattr(obj, obj._meta.get_field(name).attname) for name in self.history_fields
+        }
+
+    def restore_version(self, request, obj, version):
+        values = {
+            name: version.field_dict[obj._meta.get_field(name).attname]
+            for name in drafts.GAME_FIELDS
+            if obj._meta.get_field(name).attname in version.field_dict
+        }
+        relations = {
+            name: version.field_dict[name]
+            for name in drafts.GAME_RELATIONS
+            if name in version.field_dict
+        }
+        if not drafts.uses_drafts(obj):
+            return super().restore_version(request, obj, version)
+        drafts.record_game(obj.pk, {**values, **relations}, request.user)
+        return (
+            "Die alte Fassung der Spieldaten ist jetzt der Entwurf (mit „Ähnlich wie“ und "
+            "Personen). Online ändert sich erst etwas beim Veröffentlichen der Spielseite."
+        )
+
     def formfield_for_dbfield(self, db_field, request, **kwargs):
         if db_field.name == "demo_engine":
             # The registered games, not model choices: a new game needs no migration.
@@ -41,7 +136,6 @@ class GameAdmin(VersionAdmin):
         "demo_engine", "is_published", "updated_at",
     ]  # fmt: skip
     list_filter = ["is_published", "complexity", "demo_engine", "publishers"]
-    list_editable = ["is_published"]
     search_fields = ["title", "original_title", "short_description", "article_number"]
     prepopulated_fields = {"slug": ["title"]}
     autocomplete_fields = ["publishers", "authors", "illustrators", "mechanics", "related_games"]

@@ -5,6 +5,30 @@ from django.utils import timezone
 
 from games.models import Game
 
+PUBLISH_PERMISSION = "rules.publish_rulesarticle"
+
+
+def normalize_text(value: str) -> str:
+    """Browsers send textareas with CRLF; the shipped text has LF. Without this one save
+    of an untouched block would count as a change (history, diff, „unveröffentlicht“)."""
+    return value.replace("\r\n", "\n").replace("\r", "\n").strip() if value else value
+
+
+class BlockMixin:
+    """What every block of an article (section, example, mistake, question) shares: text
+    normalised on save, and a new block without a position goes to the end."""
+
+    TEXT_FIELDS = ("body",)
+
+    def save(self, *args, **kwargs):
+        for name in self.TEXT_FIELDS:
+            setattr(self, name, normalize_text(getattr(self, name)))
+        if self.position is None:
+            siblings = type(self).objects.filter(article_id=self.article_id).exclude(pk=self.pk)
+            last = siblings.aggregate(models.Max("position"))["position__max"]
+            self.position = 0 if last is None else last + 1
+        super().save(*args, **kwargs)
+
 
 class RulesArticle(models.Model):
     class Status(models.TextChoices):
@@ -35,6 +59,8 @@ class RulesArticle(models.Model):
     class Meta:
         verbose_name = "Regelartikel"
         verbose_name_plural = "Regelartikel"
+        # „Lektorat“ edits drafts; only whoever holds this („Redaktion“) puts them online.
+        permissions = [("publish_rulesarticle", "Darf Spielseiten veröffentlichen")]
 
     def __str__(self):
         return f"Regeln: {self.game.title}"
@@ -52,7 +78,7 @@ class RulesArticle(models.Model):
         return self.status == self.Status.PUBLISHED
 
 
-class Section(models.Model):
+class Section(BlockMixin, models.Model):
     class Kind(models.TextChoices):
         AT_A_GLANCE = "auf-einen-blick", "Auf einen Blick"
         GOAL = "ziel", "Ziel des Spiels"
@@ -111,6 +137,8 @@ class Section(models.Model):
             models.UniqueConstraint(fields=["article", "kind"], name="section_kind_once"),
         ]
 
+    TEXT_FIELDS = ("body", "summary", "figure_alt")
+
     def __str__(self):
         return self.heading
 
@@ -133,7 +161,7 @@ class Section(models.Model):
         return self.kind
 
 
-class OrderedArticlePart(models.Model):
+class OrderedArticlePart(BlockMixin, models.Model):
     article = models.ForeignKey(RulesArticle, on_delete=models.CASCADE, verbose_name="Artikel")
     title = models.CharField("Titel", max_length=160)
     body = models.TextField("Text (Markdown)")

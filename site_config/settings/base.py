@@ -32,6 +32,8 @@ INSTALLED_APPS = [
     # Reader accounts: sign-up, „Mein Bereich“, points (after feedback and rooms it reads).
     "accounts",
     "groups",
+    # The editors' workbench: drafts of game data, publishing a page, shipped updates.
+    "editorial",
     # The games: one play package each (games/play/<key>/); listing it registers the game.
     "games.play.kaetzchen",
     "games.play.alpaka",
