@@ -34,6 +34,9 @@ class ObjectHistoryMixin:
         """The values a version is compared with (the working copy, drafts included)."""
         return {name: _value(obj, name) for name in self.history_fields}
 
+    def history_old(self, version) -> dict:
+        return {name: version.field_dict.get(name) for name in self.history_fields}
+
     def history_extra_rows(self, request, obj, version) -> list:
         return []
 
@@ -65,7 +68,7 @@ class ObjectHistoryMixin:
             message = self.restore_version(request, obj, version)
             self.message_user(request, message, messages.SUCCESS)
             return HttpResponseRedirect(change_url)
-        old = {name: version.field_dict.get(name) for name in self.history_fields}
+        old = self.history_old(version)
         rows = field_diffs(self.history_fields, old, self.history_current(request, obj))
         rows += self.history_extra_rows(request, obj, version)
         context = {

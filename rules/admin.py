@@ -24,6 +24,7 @@ from editorial import changes
 from editorial.history import ObjectHistoryMixin
 from editorial.publish import pending, publish_page
 from games.admin import SortableInlineMixin
+from games.example_fields import CHOICE, SHOWN, CheckFieldsMixin, check_form_class, kind_of
 from rules import publishing
 from rules.models import (
     PUBLISH_PERMISSION,
@@ -180,9 +181,74 @@ class FrequentQuestionAdmin(PartAdmin):
     history_fields = {"title": "Frage", "body": "Antwort", "pages": "Seitenangabe"}
 
 
+class WorkedExampleForm(CheckFieldsMixin, BlockForm):
+    class Meta:
+        model = WorkedExample
+        fields = ["article", "title", "pages", "body", "position"]
+
+
 @admin.register(WorkedExample)
 class WorkedExampleAdmin(PartAdmin):
-    pass
+    """Text plus the position the engine plays, as typed fields (games.example_fields):
+    „Mit der Engine prüfen“ shows the engine's result and steps, saving refuses a
+    stated result the engine contradicts."""
+
+    history_fields = {
+        "title": "Titel", "body": "Text", "pages": "Seitenangabe",
+        "engine_check": "Engine-Prüfung", "expect": "Erwartetes Ergebnis",
+    }  # fmt: skip
+
+    def _active_kind(self, request, obj):
+        if request.method == "POST":
+            return request.POST.get(CHOICE, "")
+        if CHOICE in request.GET:
+            return request.GET[CHOICE]
+        return kind_of(obj.engine_check) if obj is not None else ""
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        kwargs["form"] = check_form_class(WorkedExampleForm, self._active_kind(request, obj))
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fieldsets(self, request, obj=None):
+        form = check_form_class(WorkedExampleForm, self._active_kind(request, obj))
+        check, expect = form.typed_names()
+        fieldsets = [
+            (None, {"fields": ["article", ("title", "pages"), "body", "position"]}),
+            ("Engine-Prüfung", {"fields": [CHOICE, SHOWN, *check]}),
+        ]
+        if expect:
+            fieldsets.append(
+                (
+                    "Ergebnis laut Beispieltext",
+                    {
+                        "fields": expect,
+                        "description": "Was der Text sagt. Die Engine rechnet nach; "
+                        "widerspricht sie, wird nicht gespeichert.",
+                    },
+                )
+            )
+        return fieldsets
+
+    def history_current(self, request, obj):
+        return {
+            "title": obj.title, "body": obj.body, "pages": obj.pages,
+            "engine_check": _readable(obj.engine_check), "expect": _readable(obj.expect),
+        }  # fmt: skip
+
+    def history_old(self, version):
+        old = super().history_old(version)
+        return {
+            **old,
+            "engine_check": _readable(old["engine_check"]),
+            "expect": _readable(old["expect"]),
+        }
+
+
+def _readable(value) -> str:
+    """A check or result as „Schlüssel: Wert“ lines (the diff shows them, never JSON)."""
+    if not value:
+        return ""
+    return "\n".join(f"{key}: {item}" for key, item in value.items())
 
 
 # The article ------------------------------------------------------------------------------

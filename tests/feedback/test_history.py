@@ -42,9 +42,10 @@ def test_game_change_is_a_draft_and_restore_makes_a_draft(editor_client, editor,
     assert editor_client.post(revision_url).status_code == 302
     game.refresh_from_db()
     assert game.title == "The Cat"
-    assert not hasattr(Game.objects.get(pk=game.pk), "draft") or not Game.objects.get(
-        pk=game.pk
-    ).draft.fields
+    assert (
+        not hasattr(Game.objects.get(pk=game.pk), "draft")
+        or not Game.objects.get(pk=game.pk).draft.fields
+    )
 
 
 def test_article_revert_restores_sections_but_not_what_is_online(editor_client, content):
