@@ -60,3 +60,17 @@ def page_publish_state(context, game):
         "report_query": _report_query(context),
         "report_id": request.GET.get(REPORT_PARAM, "") if _report_query(context) else "",
     }
+
+
+@register.inclusion_tag("admin/editorial/shipped_notice.html", takes_context=True)
+def shipped_notice(context):
+    """On the admin index: how many shipped blocks are newer than the database's."""
+    from editorial.models import ShippedItem
+
+    request = context.get("request")
+    if request is None or not request.user.has_perm("editorial.view_shippeditem"):
+        return {"count": 0}
+    return {
+        "count": ShippedItem.objects.exclude(pending_hash="").count(),
+        "url": reverse("admin:editorial_shippeditem_changelist"),
+    }
