@@ -453,12 +453,22 @@ class CheckFieldsMixin:
         fields = {f.key: f for f in self.schema.expect}
         ordered = [key for key in fields if key in expect] + [k for k in expect if k not in fields]
         for key in ordered:  # what the example does not state is not compared
-            if expect[key] != actual.get(key):
-                field = fields.get(key, Text(key, key))
-                lines.append(
-                    f"„{field.label}“: im Beispiel {field.shown(expect[key])}, "
-                    f"laut Engine {field.shown(actual.get(key))}"
-                )
+            stated, computed = expect[key], actual.get(key)
+            if stated == computed:
+                continue
+            field = fields.get(key, Text(key, key))
+            if isinstance(stated, dict) and isinstance(computed, dict):
+                # Per name: „Cara: im Beispiel 15, laut Engine 16“ says where the text is wrong.
+                for name in [*stated, *(n for n in computed if n not in stated)]:
+                    if stated.get(name) != computed.get(name):
+                        lines.append(
+                            f"„{field.label}“ bei {name}: im Beispiel {_plain(stated.get(name))}, "
+                            f"laut Engine {_plain(computed.get(name))}"
+                        )
+                continue
+            lines.append(
+                f"„{field.label}“: im Beispiel {field.shown(stated)}, laut Engine {field.shown(computed)}"
+            )
         return lines
 
     def _post_clean(self):
@@ -466,6 +476,14 @@ class CheckFieldsMixin:
         for name in (self.check_field, self.expect_field):
             if name in self.cleaned_data:
                 setattr(self.instance, name, self.cleaned_data[name])
+
+
+def _plain(value) -> str:
+    if value is None:
+        return "(nichts)"
+    if isinstance(value, list):
+        return f"„{' '.join(str(v) for v in value)}“"
+    return f"„{value}“"
 
 
 def _steps(check) -> list[dict]:
