@@ -133,6 +133,8 @@ def overlay_card_format(card_format, draft: GameDraft | None = None) -> bool:
         if isinstance(field, models.DateField) and value:
             value = datetime.date.fromisoformat(value)
         setattr(card_format, field.attname, value)
+        if field.is_relation:
+            card_format._state.fields_cache.pop(field.name, None)  # read the new row
     return True
 
 

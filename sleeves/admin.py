@@ -1,11 +1,12 @@
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Count
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
 from reversion.admin import VersionAdmin
 
+from editorial import drafts
 from sleeves.models import Brand, CardFormat, CardSize, ShippedRecord, SleeveProduct, SleeveSettings
 
 
@@ -181,6 +182,36 @@ class CardFormatAdmin(VersionAdmin):
 
     def view_on_site(self, card_format):
         return card_format.game.get_absolute_url() + "#kartenhuellen"
+
+    # A published game's card formats change through the game's draft (editorial.drafts):
+    # the sleeve box shows them after the game page is published.
+
+    def get_object(self, request, object_id, from_field=None):
+        card_format = super().get_object(request, object_id, from_field)
+        if card_format is not None and request.method == "GET":
+            drafts.overlay_card_format(card_format)
+        return card_format
+
+    def save_model(self, request, obj, form, change):
+        if change and drafts.uses_drafts(obj.game):
+            drafts.record_card_format(obj, form.cleaned_data, request.user)
+            obj.saved_as_draft = True
+            return
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        if not getattr(form.instance, "saved_as_draft", False):
+            super().save_related(request, form, formsets, change)
+
+    def response_change(self, request, obj):
+        if getattr(obj, "saved_as_draft", False):
+            self.message_user(
+                request,
+                "Als Entwurf gespeichert: Der Hüllen-Kasten zeigt die Änderung nach dem "
+                "Veröffentlichen der Spielseite.",
+                messages.INFO,
+            )
+        return super().response_change(request, obj)
 
 
 @admin.register(SleeveSettings)

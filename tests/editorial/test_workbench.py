@@ -257,3 +257,36 @@ def test_report_states_look_different_in_the_list(editor_client, content):
     html = editor_client.get(reverse("admin:feedback_errorreport_changelist")).content.decode()
     assert 'report-state--neu">eingegangen' in html
     assert 'report-state--zu-pruefen">zurückgehalten – Echtheit prüfen' in html
+
+
+def test_card_formats_are_a_draft_too(editor_client, content):
+    from sleeves.content_loader import load_all as load_sleeves
+    from sleeves.models import CardFormat
+
+    load_sleeves()
+    card_format = CardFormat.objects.filter(game__slug="alpaka").first()
+    assert card_format is not None
+    url = reverse("admin:sleeves_cardformat_change", args=[card_format.pk])
+    data = form_data(editor_client.get(url).content.decode(), "cardformat_form")
+    data["count"] = str(card_format.count + 4)
+    assert editor_client.post(url, data).status_code == 302
+    card_format.refresh_from_db()
+    old = card_format.count
+    assert GameDraft.objects.get(game__slug="alpaka").card_formats == {
+        str(card_format.pk): {"count": old + 4}
+    }
+    assert f'value="{old + 4}"' in editor_client.get(url).content.decode()
+    article = RulesArticle.objects.get(game__slug="alpaka")
+    editor_client.post(reverse("admin:rules_rulesarticle_publish", args=[article.pk]))
+    card_format.refresh_from_db()
+    assert card_format.count == old + 4
+
+
+def test_editors_see_no_members_of_a_group(editor_client):
+    from groups.models import Member, PlayGroup
+
+    group = PlayGroup.objects.create(name="Kartenrunde Nord", slug="kartenrunde-nord")
+    Member.objects.create(group=group, name="Geheime Gerda")
+    html = editor_client.get(reverse("admin:groups_playgroup_change", args=[group.pk]))
+    assert html.status_code == 200
+    assert "Geheime Gerda" not in html.content.decode()
