@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django.contrib.admin.options import ActionLocation
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -47,8 +48,8 @@ class ShippedItemAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False  # load_content finds them
 
-    def has_delete_permission(self, request, obj=None):
-        return False
+    def get_actions(self, request, action_location=ActionLocation.CHANGE_LIST):
+        return {}  # rows go with their game; deleting one alone only brings it back
 
     @admin.display(description="Stand")
     def state(self, record):
