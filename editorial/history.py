@@ -90,6 +90,51 @@ class ObjectHistoryMixin:
         }
         return TemplateResponse(request, "admin/editorial/version_diff.html", context)
 
+    def after_recover(self, request, obj, version) -> None:
+        """Hook: an article brings its blocks back, a game comes back hidden."""
+
+    def recover_view(self, request, version_id, extra_context=None):
+        """A deleted object comes back from its own version – not the whole revision."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        version = get_object_or_404(Version.objects.get_deleted(self.model), pk=version_id)
+        opts = self.model._meta
+        if request.method == "POST":
+            with reversion.create_revision():
+                reversion.set_user(request.user)
+                reversion.set_comment(
+                    f"Gelöschtes aus der Fassung vom {_when(version)} zurückgeholt"
+                )
+                version.revert()
+                obj = self.model._default_manager.get(pk=version.object_id)
+                self.after_recover(request, obj, version)
+            self.message_user(
+                request,
+                f"„{obj}“ ist zurück – als Entwurf; online erst nach dem Veröffentlichen.",
+                messages.SUCCESS,
+            )
+            return HttpResponseRedirect(
+                reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[quote(obj.pk)])
+            )
+        old = self.history_old(version)
+        rows = [row for row in field_diffs(self.history_fields, old, {}) if row.old]
+        listing = reverse(f"admin:{opts.app_label}_{opts.model_name}_recoverlist")
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": opts,
+            "object": version.object_repr,
+            "title": f"„{version.object_repr}“ zurückholen",
+            "version": version,
+            "when": _when(version),
+            "rows": rows,
+            "changed": rows,
+            "change_url": listing,
+            "history_url": listing,
+            "can_restore": True,
+            **(extra_context or {}),
+        }
+        return TemplateResponse(request, "admin/editorial/version_diff.html", context)
+
 
 def _value(obj, name):
     value = getattr(obj, obj._meta.get_field(name).attname)

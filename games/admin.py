@@ -101,6 +101,10 @@ class GameAdmin(ObjectHistoryMixin, VersionAdmin):
             name: getattr(obj, obj._meta.get_field(name).attname) for name in self.history_fields
         }
 
+    def after_recover(self, request, obj, version):
+        # A game comes back hidden: its page goes online again by publishing it.
+        type(obj).objects.filter(pk=obj.pk).update(is_published=False)
+
     def restore_version(self, request, obj, version):
         values = {
             name: version.field_dict[obj._meta.get_field(name).attname]

@@ -447,8 +447,10 @@ class RulesArticleAdmin(ObjectHistoryMixin, VersionAdmin):
     def publish_view(self, request, object_id):
         """GET: what would go online; POST: publish the whole page in one step."""
         article = get_object_or_404(RulesArticle.objects.select_related("game"), pk=object_id)
-        if not can_publish(request):
+        if not self.has_view_or_change_permission(request, article):
             raise PermissionDenied
+        if request.method == "POST" and not can_publish(request):
+            raise PermissionDenied  # „Lektorat“ sees what waits, „Redaktion“ publishes
         next_url = request.POST.get("next") or request.GET.get("next") or ""
         if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}):
             next_url = ""
@@ -466,6 +468,7 @@ class RulesArticleAdmin(ObjectHistoryMixin, VersionAdmin):
             "waiting": pending(article.game),
             "next": next_url,
             "preview_url": article.game.get_absolute_url(),
+            "can_publish": can_publish(request),
         }
         return TemplateResponse(request, "admin/rules/publish_confirm.html", context)
 
@@ -488,6 +491,10 @@ class RulesArticleAdmin(ObjectHistoryMixin, VersionAdmin):
                     rows.append(row)
         return rows
 
+    def after_recover(self, request, obj, version):
+        self._restore_blocks(obj, version)
+        publishing.unpublish(obj)  # back as a draft; publishing puts it online again
+
     def restore_version(self, request, obj, version):
         import reversion
 
@@ -498,19 +505,23 @@ class RulesArticleAdmin(ObjectHistoryMixin, VersionAdmin):
                 if name in version.field_dict:
                     setattr(obj, name, version.field_dict[name])
             obj.save()
-            old_blocks = _blocks_in_revision(version, obj)
-            for model in PART_MODELS:
-                kept = {int(v.object_id) for v in old_blocks if v._model is model}
-                model.objects.filter(article=obj).exclude(pk__in=kept).delete()
-                for saved in (v for v in old_blocks if v._model is model):
-                    values = {k: v for k, v in saved.field_dict.items() if k != "id"}
-                    block = model(pk=int(saved.object_id), **values)
-                    block.article_id = obj.pk
-                    block.save()
+            self._restore_blocks(obj, version)
         return (
             "Der Artikel steht wieder wie in dieser Fassung – als Entwurf. Das Spiel und "
             "alles andere, was damals mit gespeichert wurde, bleibt unverändert."
         )
+
+    def _restore_blocks(self, obj, version):
+        """The article's own blocks as saved in ``version``'s revision (nothing else)."""
+        old_blocks = _blocks_in_revision(version, obj)
+        for model in PART_MODELS:
+            kept = {int(v.object_id) for v in old_blocks if v._model is model}
+            model.objects.filter(article=obj).exclude(pk__in=kept).delete()
+            for saved in (v for v in old_blocks if v._model is model):
+                values = {k: v for k, v in saved.field_dict.items() if k != "id"}
+                block = model(pk=int(saved.object_id), **values)
+                block.article_id = obj.pk
+                block.save()
 
     @admin.action(description="Ausgewählte Spielseiten veröffentlichen (Entwurf geht online)")
     def publish(self, request, queryset):

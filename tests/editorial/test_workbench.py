@@ -194,6 +194,11 @@ def test_proofreaders_edit_drafts_but_cannot_publish(proofreader_client, content
     article = goal.article
     publish = reverse("admin:rules_rulesarticle_publish", args=[article.pk])
     assert proofreader_client.post(publish).status_code == 403
+    waiting = proofreader_client.get(publish).content.decode()
+    assert "Abschnitt „Ziel des Spiels“ geändert" in waiting
+    assert (
+        "Jetzt veröffentlichen" not in waiting and "Veröffentlichen darf die Redaktion" in waiting
+    )
     change = proofreader_client.get(reverse("admin:rules_rulesarticle_change", args=[article.pk]))
     assert 'name="_publish"' not in change.content.decode()
     listing = proofreader_client.get(reverse("admin:rules_rulesarticle_changelist"))
@@ -292,3 +297,21 @@ def test_editors_see_no_members_of_a_group(editor_client):
     html = editor_client.get(reverse("admin:groups_playgroup_change", args=[group.pk]))
     assert html.status_code == 200
     assert "Geheime Gerda" not in html.content.decode()
+
+
+def test_a_deleted_block_comes_back_alone(editor_client, content):
+    game = Game.objects.get(slug="alpaka")
+    game.title = "Alpaka (geändert)"
+    game.save()
+    goal = _section("alpaka", "ziel")
+    body = goal.body
+    delete = reverse("admin:rules_section_delete", args=[goal.pk])
+    assert editor_client.post(delete, {"post": "yes"}).status_code == 302
+    version = Version.objects.get_deleted(Section).get(object_id=str(goal.pk))
+    url = reverse("admin:rules_section_recover", args=[version.pk])
+    page = editor_client.get(url).content.decode()
+    assert "zurückholen" in page and "Anders als in vielen" in page
+    assert editor_client.post(url).status_code == 302
+    assert _section("alpaka", "ziel").body == body
+    game.refresh_from_db()
+    assert game.title == "Alpaka (geändert)"  # nothing else of that revision came back
