@@ -71,6 +71,11 @@ class GameAdmin(ObjectHistoryMixin, VersionAdmin):
     def save_model(self, request, obj, form, change):
         if change and drafts.uses_drafts(obj):
             obj.saved_as_draft = True
+            if "is_published" in form.changed_data:
+                # Hiding (or showing) a game is a publishing decision of its own, taken at once.
+                live = Game.objects.get(pk=obj.pk)
+                live.is_published = obj.is_published
+                live.save(update_fields=["is_published", "updated_at"])
             return  # save_related stores the draft with the relations
         super().save_model(request, obj, form, change)
 

@@ -315,3 +315,14 @@ def test_a_deleted_block_comes_back_alone(editor_client, content):
     assert _section("alpaka", "ziel").body == body
     game.refresh_from_db()
     assert game.title == "Alpaka (geändert)"  # nothing else of that revision came back
+
+
+def test_editors_can_still_hide_a_published_game_at_once(editor_client, content):
+    game = Game.objects.get(slug="alpaka")
+    url = reverse("admin:games_game_change", args=[game.pk])
+    data = form_data(editor_client.get(url).content.decode(), "game_form")
+    data.pop("is_published")
+    assert editor_client.post(url, data).status_code == 302
+    game.refresh_from_db()
+    assert not game.is_published
+    assert Client().get("/spiele/alpaka/").status_code == 404
