@@ -35,7 +35,10 @@ class ObjectHistoryMixin:
         return {name: _value(obj, name) for name in self.history_fields}
 
     def history_old(self, version) -> dict:
-        return {name: version.field_dict.get(name) for name in self.history_fields}
+        return {
+            name: version.field_dict.get(self.model._meta.get_field(name).attname)
+            for name in self.history_fields
+        }
 
     def history_extra_rows(self, request, obj, version) -> list:
         return []
@@ -43,8 +46,9 @@ class ObjectHistoryMixin:
     def restore_version(self, request, obj, version) -> str:
         """Write the version's values to ``obj`` (working copy); returns the message."""
         for name in self.history_fields:
-            if name in version.field_dict:
-                setattr(obj, obj._meta.get_field(name).attname, version.field_dict[name])
+            attname = obj._meta.get_field(name).attname
+            if attname in version.field_dict:
+                setattr(obj, attname, version.field_dict[attname])
         with reversion.create_revision():
             reversion.set_user(request.user)
             reversion.set_comment(f"Fassung vom {_when(version)} wiederhergestellt")

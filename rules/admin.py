@@ -113,6 +113,17 @@ class BlockAdmin(ObjectHistoryMixin, VersionAdmin):
         return {name: getattr(obj, name) for name in self.history_fields}
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        form = context["adminform"].form
+        errors = form.errors.as_data()
+        only_preview = (
+            getattr(form, "preview_only", False)
+            and list(errors) == ["__all__"]
+            and all(e.code == "preview" for e in errors["__all__"])
+        )
+        if only_preview:
+            # „Mit der Engine prüfen“ is no mistake: no „Bitte korrigieren“ above the form.
+            context["errors"] = []
+            context["preview_only"] = True
         article = obj.article if obj is not None else None
         if article is not None:
             report_id = _report_id(request)

@@ -7,6 +7,7 @@ from django.utils import timezone
 from reversion.admin import VersionAdmin
 
 from editorial import drafts
+from editorial.history import ObjectHistoryMixin
 from sleeves.models import Brand, CardFormat, CardSize, ShippedRecord, SleeveProduct, SleeveSettings
 
 
@@ -163,7 +164,7 @@ class SizeKnownFilter(admin.SimpleListFilter):
 
 
 @admin.register(CardFormat)
-class CardFormatAdmin(VersionAdmin):
+class CardFormatAdmin(ObjectHistoryMixin, VersionAdmin):
     form = CardFormatForm
     list_display = [
         "game", "label", "count", "size", "edition", "is_expansion", "count_source",
@@ -191,6 +192,30 @@ class CardFormatAdmin(VersionAdmin):
         if card_format is not None and request.method == "GET":
             drafts.overlay_card_format(card_format)
         return card_format
+
+    history_fields = {
+        name: str(CardFormat._meta.get_field(name).verbose_name)
+        for name in drafts.CARD_FORMAT_FIELDS
+    }
+
+    def history_current(self, request, obj):
+        drafts.overlay_card_format(obj)
+        return {
+            name: getattr(obj, CardFormat._meta.get_field(name).attname)
+            for name in self.history_fields
+        }
+
+    def history_old(self, version):
+        return {
+            name: version.field_dict.get(CardFormat._meta.get_field(name).attname)
+            for name in self.history_fields
+        }
+
+    def restore_version(self, request, obj, version):
+        if not drafts.uses_drafts(obj.game):
+            return super().restore_version(request, obj, version)
+        drafts.record_card_format(obj, self.history_old(version), request.user)
+        return "Die alte Fassung ist jetzt der Entwurf; der Hüllen-Kasten zeigt sie nach dem Veröffentlichen."
 
     def save_model(self, request, obj, form, change):
         if change and drafts.uses_drafts(obj.game):

@@ -64,6 +64,7 @@ def test_the_form_has_no_json_and_the_preview_runs_the_engine(editor_client, con
     preview = editor_client.post(url, data).content.decode()
     assert "Die Engine bestätigt das Ergebnis." in preview
     assert "Nur Vorschau – noch nichts gespeichert." in preview
+    assert 'class="errornote"' not in preview  # a preview is no mistake
     example.refresh_from_db()
     assert example.body != "Geändert, aber nur angesehen."
 

@@ -326,3 +326,27 @@ def test_editors_can_still_hide_a_published_game_at_once(editor_client, content)
     game.refresh_from_db()
     assert not game.is_published
     assert Client().get("/spiele/alpaka/").status_code == 404
+
+
+def test_a_card_format_version_is_restored_as_a_draft(editor_client, content):
+    from sleeves.content_loader import load_all as load_sleeves
+    from sleeves.models import CardFormat
+
+    load_sleeves()
+    import reversion
+
+    card_format = CardFormat.objects.filter(game__slug="alpaka").first()
+    with reversion.create_revision():
+        card_format.save()
+    shipped = Version.objects.get_for_object(card_format).get()
+    count = card_format.count
+    CardFormat.objects.filter(pk=card_format.pk).update(count=count + 9)
+    url = reverse("admin:sleeves_cardformat_revision", args=[card_format.pk, shipped.pk])
+    page = editor_client.get(url).content.decode()
+    assert f"<del>{count}</del>" in page and f"<ins>{count + 9}</ins>" in page
+    assert editor_client.post(url).status_code == 302
+    card_format.refresh_from_db()
+    assert card_format.count == count + 9  # live until published
+    assert GameDraft.objects.get(game__slug="alpaka").card_formats == {
+        str(card_format.pk): {"count": count}
+    }
