@@ -7,10 +7,7 @@ from editorial import drafts
 from editorial.history import ObjectHistoryMixin
 from games.models import Edition, Game, Mechanic, Person, Publisher
 from games.play import definition as registry
-
-PUBLISH_PERMISSION = (
-    "rules.publish_rulesarticle"  # rules.models names it; games never imports rules
-)
+from rules.models import PUBLISH_PERMISSION
 
 
 class SortableInlineMixin:

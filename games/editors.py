@@ -15,7 +15,6 @@ PROOFREADERS_GROUP = "Lektorat"
 CONTENT_APPS = ("games", "rules", "sleeves", "feedback", "editorial")
 # Moderating groups: read and hide a group; nothing of its members' doings.
 MODERATION = ("groups.view_playgroup", "groups.change_playgroup")
-PUBLISH = "rules.publish_rulesarticle"
 # Lektorat: what ends up as a draft (article blocks, game data, card formats), reports
 # and shipped updates; never publishing, deleting games or sleeve products.
 PROOFREADING = (
