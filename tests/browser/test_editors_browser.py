@@ -131,6 +131,8 @@ def test_new_admin_pages_look_right(browser, live_server, content, editor, viewp
     try:
         _log_in(page)
         page.goto("/spiele/alpaka/")
+        expect(page.locator(".preview-bar")).to_contain_text("Abschnitt „Ziel des Spiels“ geändert")
+        _viewport_shot(page, f"editors-page-top-{name}")
         page.locator("#ziel").scroll_into_view_if_needed()
         expect(page.locator("#ziel .edit-link")).to_be_visible()
         _viewport_shot(page, f"editors-page-{name}")
