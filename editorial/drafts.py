@@ -12,7 +12,7 @@ import datetime
 from django.db import models, transaction
 
 from editorial.models import GameDraft
-from games.models import Game
+from games.models import Edition, Game, Publisher
 
 GAME_FIELDS = (
     "title", "slug", "original_title", "short_description", "lead", "players_min",
@@ -21,6 +21,7 @@ GAME_FIELDS = (
     "good_to_know", "demo_engine",
 )  # fmt: skip
 GAME_RELATIONS = ("publishers", "authors", "illustrators", "mechanics", "related_games")
+EDITION_FIELDS = ("publisher", "year", "article_number", "note", "position")
 CARD_FORMAT_FIELDS = (
     "edition", "label", "count", "size", "is_expansion", "expansion_title", "count_source",
     "size_source", "checked_on", "note", "position",
@@ -72,6 +73,42 @@ def record_game(game_pk: int, cleaned: dict, user=None) -> GameDraft | None:
     return _keep_or_drop(draft)
 
 
+def edition_rows(game_pk: int) -> list[dict]:
+    """The live editions as draft rows (``id`` plus EDITION_FIELDS), in page order."""
+    return [
+        {"id": edition.pk, **{name: _json(_live_value(edition, name)) for name in EDITION_FIELDS}}
+        for edition in Edition.objects.filter(game_id=game_pk)
+    ]
+
+
+def _in_order(rows: list[dict]) -> list[dict]:
+    return sorted(rows, key=lambda row: (row["position"], row["year"] or 0, row["id"] or 0))
+
+
+@transaction.atomic
+def record_editions(game_pk: int, rows: list[dict], user=None) -> GameDraft | None:
+    """The editions as the form left them; equal to the live ones, no draft of them."""
+    draft, _ = GameDraft.objects.select_for_update().get_or_create(game_id=game_pk)
+    changed = _in_order(rows) != _in_order(edition_rows(game_pk))
+    draft.editions = _in_order(rows) if changed else None
+    draft.updated_by = user
+    return _keep_or_drop(draft)
+
+
+def draft_editions(game, rows: list[dict]) -> list[Edition]:
+    """Unsaved editions for the preview (publishers read in one query)."""
+    publishers = Publisher.objects.in_bulk([r["publisher"] for r in rows if r["publisher"]])
+    return [
+        Edition(
+            pk=row["id"],
+            game=game,
+            publisher=publishers.get(row["publisher"]),
+            **{name: row[name] for name in ("year", "article_number", "note", "position")},
+        )
+        for row in _in_order(rows)
+    ]
+
+
 @transaction.atomic
 def record_card_format(card_format, cleaned: dict, user=None) -> GameDraft | None:
     live = type(card_format).objects.get(pk=card_format.pk)
@@ -120,6 +157,8 @@ def overlay(game, draft: GameDraft | None = None) -> bool:
     if "mechanics" in draft.relations:
         game.draft_mechanic_names = set(cache["mechanics"].values_list("name", flat=True))
     game.draft_card_formats = draft.card_formats
+    if draft.editions is not None:
+        game.draft_editions = draft_editions(game, draft.editions)
     return True
 
 
@@ -162,6 +201,9 @@ def describe(draft: GameDraft | None) -> list[str]:
         lines.append(f"{field.verbose_name}: {' '.join(p for p in parts if p)}{note}")
     if draft.card_formats:
         lines.append(f"Kartenformate: {len(draft.card_formats)} geändert")
+    if draft.editions is not None:
+        before = len(edition_rows(game.pk))
+        lines.append(f"Ausgaben geändert ({before} → {len(draft.editions)})")
     return lines
 
 
@@ -199,5 +241,23 @@ def apply(game) -> list[str]:
                 continue
             overlay_card_format(card_format, draft)
             card_format.save()
+    if draft.editions is not None:
+        _apply_editions(live, draft.editions)
     draft.delete()
     return lines
+
+
+def _apply_editions(game, rows: list[dict]) -> None:
+    """Update, add and remove editions by id (card formats keep their edition)."""
+    existing = {edition.pk: edition for edition in Edition.objects.filter(game=game)}
+    kept = set()
+    for row in rows:
+        edition = existing.get(row["id"]) or Edition(game=game)
+        edition.publisher_id = row["publisher"]
+        for name in ("year", "article_number", "note", "position"):
+            setattr(edition, name, row[name])
+        edition.save()
+        kept.add(edition.pk)
+    for pk, edition in existing.items():
+        if pk not in kept:
+            edition.delete()

@@ -23,6 +23,8 @@ class GameDraft(models.Model):
     relations = models.JSONField("geänderte Verknüpfungen", default=dict, blank=True)
     # Card format id (as text) → changed fields of that row (sleeves.CardFormat).
     card_formats = models.JSONField("geänderte Kartenformate", default=dict, blank=True)
+    # The whole list of editions as it will be ([{"id": None for a new one, …}]); None: unchanged.
+    editions = models.JSONField("geänderte Ausgaben", null=True, blank=True)
     updated_at = models.DateTimeField("zuletzt geändert", auto_now=True)
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -42,7 +44,7 @@ class GameDraft(models.Model):
 
     @property
     def is_empty(self):
-        return not (self.fields or self.relations or self.card_formats)
+        return not (self.fields or self.relations or self.card_formats) and self.editions is None
 
 
 class ShippedItem(models.Model):

@@ -21,10 +21,31 @@ class SortableInlineMixin:
     extra = 0
 
 
+class EditionForm(forms.ModelForm):
+    # A row of a published game's draft that exists live (its id), so publishing updates it.
+    draft_id = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+
 class EditionInline(SortableInlineMixin, admin.TabularInline):
+    """A published game's editions are part of its draft (editorial.drafts): the rows show
+    the draft; saving stores the list, publishing updates, adds and removes editions."""
+
     model = Edition
-    fields = ["position", "publisher", "year", "article_number", "note"]
+    form = EditionForm
+    fields = ["position", "publisher", "year", "article_number", "note", "draft_id"]
     autocomplete_fields = ["publisher"]
+
+    def get_extra(self, request, obj=None, **kwargs):
+        rows = _drafted_editions(request, obj)
+        return len(rows) if rows is not None else super().get_extra(request, obj, **kwargs)
+
+
+def _drafted_editions(request, game):
+    """The draft's editions while the form is shown (None: show the live rows)."""
+    draft = getattr(game, "loaded_draft", None)
+    if request.method != "GET" or draft is None:
+        return None
+    return draft.editions
 
 
 class DraftGameForm(forms.ModelForm):
@@ -76,11 +97,37 @@ class GameAdmin(ObjectHistoryMixin, VersionAdmin):
             return  # save_related stores the draft with the relations
         super().save_model(request, obj, form, change)
 
+    def get_formset_kwargs(self, request, obj, inline, prefix):
+        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
+        if not isinstance(inline, EditionInline):
+            return kwargs
+        rows = _drafted_editions(request, obj)
+        if rows is not None:
+            # The draft's rows as new forms; their hidden draft_id keeps the live id.
+            kwargs["queryset"] = Edition.objects.none()
+            kwargs["initial"] = [
+                {**{k: v for k, v in row.items() if k != "id"}, "draft_id": row["id"]}
+                for row in rows
+            ]
+        elif request.method == "POST" and drafts.uses_drafts(obj):
+            # Rows shown from a draft come back as new forms: unchanged ones still count.
+            kwargs["form_kwargs"] = {"empty_permitted": False}
+        return kwargs
+
     def save_related(self, request, form, formsets, change):
         if getattr(form.instance, "saved_as_draft", False):
             drafts.record_game(form.instance.pk, form.cleaned_data, request.user)
             for formset in formsets:
-                self.save_formset(request, form, formset, change=change)
+                if formset.model is Edition:
+                    drafts.record_editions(form.instance.pk, _edition_rows(formset), request.user)
+                    # Nothing saved live: the admin's change message lists no rows.
+                    formset.new_objects, formset.changed_objects, formset.deleted_objects = (
+                        [],
+                        [],
+                        [],
+                    )
+                else:
+                    self.save_formset(request, form, formset, change=change)
             return
         super().save_related(request, form, formsets, change)
 
@@ -178,6 +225,26 @@ class GameAdmin(ObjectHistoryMixin, VersionAdmin):
     @admin.display(description="Spieler", ordering="players_min")
     def players_label(self, game):
         return game.players_label
+
+
+def _edition_rows(formset) -> list[dict]:
+    """The editions as the form left them, as draft rows."""
+    rows = []
+    for edition_form in formset.forms:
+        data = getattr(edition_form, "cleaned_data", None)
+        if not data or edition_form in formset.deleted_forms:
+            continue
+        row = {
+            "id": edition_form.instance.pk or data.get("draft_id"),
+            "publisher": data["publisher"].pk if data.get("publisher") else None,
+            "year": data.get("year"),
+            "article_number": data.get("article_number", ""),
+            "note": data.get("note", ""),
+            "position": data.get("position") or 0,
+        }
+        if row["id"] or any(row[name] for name in ("publisher", "year", "article_number", "note")):
+            rows.append(row)  # a row added and left blank is no edition
+    return rows
 
 
 @admin.register(Person)

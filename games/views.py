@@ -121,6 +121,9 @@ def _with_people(game) -> Game:
 
 
 def _editions_of(game) -> list[Edition]:
+    drafted = getattr(game, "draft_editions", None)  # a staff preview (editorial.drafts)
+    if drafted is not None:
+        return drafted
     return list(game.editions.select_related("publisher"))
 
 

@@ -22,6 +22,7 @@ class Migration(migrations.Migration):
                 ('fields', models.JSONField(blank=True, default=dict, verbose_name='geänderte Felder')),
                 ('relations', models.JSONField(blank=True, default=dict, verbose_name='geänderte Verknüpfungen')),
                 ('card_formats', models.JSONField(blank=True, default=dict, verbose_name='geänderte Kartenformate')),
+                ('editions', models.JSONField(blank=True, null=True, verbose_name='geänderte Ausgaben')),
                 ('updated_at', models.DateTimeField(auto_now=True, verbose_name='zuletzt geändert')),
                 ('game', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='draft', to='games.game', verbose_name='Spiel')),
                 ('updated_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='zuletzt geändert von')),

@@ -350,3 +350,44 @@ def test_a_card_format_version_is_restored_as_a_draft(editor_client, content):
     assert GameDraft.objects.get(game__slug="alpaka").card_formats == {
         str(card_format.pk): {"count": count}
     }
+
+
+def test_editions_are_a_draft_shown_again_in_the_form(editor_client, content):
+    from games.models import Edition, Publisher
+
+    game = Game.objects.get(slug="the-cat")
+    publisher = Publisher.objects.create(name="Kleinverlag")
+    live = list(game.editions.values_list("pk", "note"))
+    url = reverse("admin:games_game_change", args=[game.pk])
+    data = form_data(editor_client.get(url).content.decode(), "game_form")
+    total = int(data["editions-TOTAL_FORMS"])
+    data.update(
+        {
+            "editions-TOTAL_FORMS": str(total + 1),
+            f"editions-{total}-publisher": str(publisher.pk),
+            f"editions-{total}-year": "2031",
+            f"editions-{total}-note": "Neuauflage",
+            f"editions-{total}-position": str(total),
+        }
+    )
+    assert editor_client.post(url, data).status_code == 302
+    assert list(game.editions.values_list("pk", "note")) == live  # nothing live yet
+    assert len(GameDraft.objects.get(game=game).editions) == total + 1
+    preview = editor_client.get("/spiele/the-cat/").content.decode()
+    assert "Neuauflage" in preview and "Ausgaben geändert" in preview
+    assert "Neuauflage" not in Client().get("/spiele/the-cat/").content.decode()
+
+    # The form shows the draft; saving it unchanged keeps the draft as it is.
+    html = editor_client.get(url).content.decode()
+    assert 'value="Neuauflage"' in html
+    data = form_data(html, "game_form")
+    assert data["editions-INITIAL_FORMS"] == "0"
+    assert editor_client.post(url, data).status_code == 302
+    rows = GameDraft.objects.get(game=game).editions
+    assert len(rows) == total + 1 and {r["id"] for r in rows} >= {pk for pk, _ in live}
+
+    article = RulesArticle.objects.get(game=game)
+    editor_client.post(reverse("admin:rules_rulesarticle_publish", args=[article.pk]))
+    notes = list(Edition.objects.filter(game=game).values_list("pk", "note"))
+    assert set(live) <= set(notes) and len(notes) == total + 1
+    assert "Neuauflage" in Client().get("/spiele/the-cat/").content.decode()
