@@ -17,6 +17,25 @@ ROOT = Path(__file__).resolve().parents[1]
 
 POSTGRES_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 
+# The production servers exactly as README.md („Produktion starten“) starts them: the shipped
+# site_config/gunicorn.conf.py decides worker class, worker count and recycling, so a
+# benchmark passes none of them (tests/test_operations.py checks the README names these).
+SHIPPED_CONFIG = "site_config/gunicorn.conf.py"
+SHIPPED_SERVERS = {
+    "uvicorn workers (ASGI)": "site_config.asgi:application",
+    "sync workers (WSGI)": "site_config.wsgi:application",
+}
+
+
+def shipped_command(app: str) -> list[str]:
+    """The README's command for ``app`` (a value of SHIPPED_SERVERS)."""
+    return [str(Path(sys.executable).parent / "gunicorn"), "-c", SHIPPED_CONFIG, app]
+
+
+def worker_pids(master: int) -> list[int]:
+    """gunicorn's workers: the master's children."""
+    return process_tree(master)[1:]
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -64,7 +83,13 @@ def setup_django(env: dict) -> None:
 
 
 def start_gunicorn(
-    app: str, port: int, env: dict, workers: int, log_path: str, *extra_args: str
+    app: str,
+    port: int,
+    env: dict,
+    workers: int,
+    log_path: str,
+    *extra_args: str,
+    settings: str = "site_config.settings.prod",
 ) -> subprocess.Popen:
     """gunicorn with the production settings on 127.0.0.1:``port``, in a session of its own
     (``stop_gunicorn`` ends master and workers). Without a DATABASE_URL in ``env`` it uses
@@ -72,7 +97,7 @@ def start_gunicorn(
     full_env = {
         **os.environ,
         **env,
-        "DJANGO_SETTINGS_MODULE": "site_config.settings.prod",
+        "DJANGO_SETTINGS_MODULE": settings,
         "DJANGO_SECRET_KEY": env.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(50),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "DJANGO_SECURE_SSL_REDIRECT": "0",
@@ -148,3 +173,84 @@ def ensure_alpaka_game() -> None:
             "demo_engine": "alpaka",
         },
     )
+
+
+# --- Live clients ------------------------------------------------------------------------------
+
+
+def visitor_cookie(visitor: str, csrf: str) -> str:
+    """The Cookie header of a browser that is ``visitor`` (signed as the site signs it; the
+    server must run with the same DJANGO_SECRET_KEY) with an unmasked CSRF secret."""
+    from django.http import HttpResponse
+
+    from games.visitors import COOKIE_NAME, COOKIE_SALT
+
+    response = HttpResponse()
+    response.set_signed_cookie(COOKIE_NAME, visitor, salt=COOKIE_SALT)
+    return f"{COOKIE_NAME}={response.cookies[COOKIE_NAME].value}; csrftoken={csrf}"
+
+
+class SSEClient:
+    """One browser's EventSource: a raw HTTP/1.1 GET read as chunks of SSE events (cheap on
+    the client's side). ``on_event(client, kind, version, arrived)`` hears ``view`` and
+    ``changed`` events; ``ready`` is set by the first event."""
+
+    def __init__(self, port: int, path: str, cookie: str, on_event=None):
+        import asyncio
+
+        self.port, self.path, self.cookie = port, path, cookie
+        self.on_event = on_event or (lambda *args: None)
+        self.ready = asyncio.Event()
+        self.status = None
+        self.latest = -1
+        self.task = None
+
+    async def run(self):
+        import asyncio
+
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        writer.write(
+            f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+            f"Cookie: {self.cookie}\r\n\r\n".encode()
+        )
+        await writer.drain()
+        head = await reader.readuntil(b"\r\n\r\n")
+        self.status = int(head.split(b" ", 2)[1])
+        if self.status != 200:
+            self.ready.set()
+            writer.close()
+            return
+        buffer = ""
+        try:
+            while True:
+                size = int((await reader.readuntil(b"\r\n")).strip() or b"0", 16)
+                if size == 0:
+                    return
+                buffer += (await reader.readexactly(size + 2))[:-2].decode()
+                while "\n\n" in buffer:
+                    block, buffer = buffer.split("\n\n", 1)
+                    self._block(block)
+        finally:
+            writer.close()
+
+    def _block(self, block: str):
+        import time
+
+        kind = version = None
+        for line in block.splitlines():
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("id: "):
+                version = int(line[4:])
+        if kind == "ready":
+            self.latest = version if version is not None else self.latest
+            self.ready.set()
+        elif kind in ("view", "changed") and version is not None:
+            self.latest = max(self.latest, version)
+            self.on_event(self, kind, version, time.monotonic())
+
+    def start(self):
+        import asyncio
+
+        self.task = asyncio.create_task(self.run())
+        return self

@@ -71,6 +71,8 @@ def _text(value) -> str:
 
 KIND_LABELS = dict(Section.Kind.choices)
 PART_NAMES = {"examples": "Beispiel", "mistakes": "Irrtum", "questions": "Frage"}
+# Lists of the article's form: noun, plural, and the field a row is known by.
+LIST_NAMES = {"sources": ("Quelle", "Quellen", "key"), "glossary": ("Begriff", "Begriffe", "term")}
 
 
 def article_changes(published: dict | None, working: dict) -> list[str]:
@@ -99,6 +101,25 @@ def article_changes(published: dict | None, working: dict) -> list[str]:
         lines.append("Reihenfolge der Abschnitte")
     for key, noun in PART_NAMES.items():
         lines.extend(_part_changes(noun, published.get(key, []), working.get(key, [])))
+    for key, (noun, plural, name) in LIST_NAMES.items():
+        old, new = published.get(key, []), working.get(key, [])
+        lines.extend(_list_changes(noun, plural, name, old, new))
+    return lines
+
+
+def _list_changes(noun: str, plural: str, name: str, old: list[dict], new: list[dict]) -> list[str]:
+    """Rows of the article's own lists (sources by key, glossary by term)."""
+    before = {row[name]: row for row in old}
+    after = {row[name]: row for row in new}
+    lines = []
+    for value, row in after.items():
+        if value not in before:
+            lines.append(f"{noun} „{value}“ neu")
+        elif before[value] != row:
+            lines.append(f"{noun} „{value}“ geändert")
+    lines.extend(f"{noun} „{value}“ entfernt" for value in before if value not in after)
+    if not lines and [row[name] for row in old] != [row[name] for row in new]:
+        lines.append(f"Reihenfolge der {plural}")
     return lines
 
 

@@ -16,7 +16,7 @@ from games.models import Edition, Game, Publisher
 
 GAME_FIELDS = (
     "title", "slug", "original_title", "short_description", "lead", "players_min",
-    "players_max", "min_age", "min_age_estimated", "duration_minutes", "year",
+    "players_max", "min_age", "min_age_estimated", "duration_minutes", "duration_kind", "year",
     "is_traditional", "complexity", "card_count", "article_number", "audience",
     "good_to_know", "demo_engine",
 )  # fmt: skip

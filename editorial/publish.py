@@ -32,11 +32,7 @@ class PagePending:
 
 
 def _article_of(game) -> RulesArticle | None:
-    return (
-        RulesArticle.objects.filter(game_id=game.pk)
-        .prefetch_related("sections", "examples", "mistakes", "questions")
-        .first()
-    )
+    return RulesArticle.objects.filter(game_id=game.pk).prefetch_related(*publishing.PARTS).first()
 
 
 def pending(game) -> PagePending:

@@ -20,7 +20,15 @@ from django.utils import timezone
 
 from editorial import drafts
 from editorial.models import ShippedItem
-from rules.models import CommonMistake, FrequentQuestion, RulesArticle, Section, WorkedExample
+from rules.models import (
+    CommonMistake,
+    FrequentQuestion,
+    GlossaryEntry,
+    RulesArticle,
+    Section,
+    Source,
+    WorkedExample,
+)
 
 SECTION_FIELDS = ("title", "body", "pages", "summary", "figure", "figure_alt", "figure_caption")
 PART_FIELDS = ("title", "body", "pages")
@@ -33,13 +41,19 @@ PARTS = {
     "irrtum": (CommonMistake, "mistakes", "Irrtum"),
     "frage": (FrequentQuestion, "questions", "Frage"),
 }
+# Rows of the article's own lists, known by their key or term (not by a title).
+LISTS = {
+    "quellen": (Source, "key", ("label", "title", "edition", "read_on", "covers")),
+    "begriff": (GlossaryEntry, "term", ("other_names", "body")),
+}
 LABELS = {
-    "title": "Titel", "body": "Text", "pages": "Seitenangabe", "summary": "Zug auf einen Blick",
+    "title": "Titel", "body": "Text", "pages": "Beleg", "summary": "Zug auf einen Blick",
     "figure": "Abbildung", "figure_alt": "Textalternative", "figure_caption": "Bildunterschrift",
     "engine_check": "Engine-Prüfung", "expect": "Erwartetes Ergebnis",
     "rulebook_title": "Regelheft", "rulebook_publisher": "Herausgeber", "rulebook_version": "Version",
     "rulebook_year": "Jahr", "rulebook_pages": "Seiten", "rulebook_read_on": "gelesen am",
-    "source_note": "Quelle (Satz)",
+    "source_note": "Quelle (Satz)", "label": "Kurzname", "edition": "Ausgabe",
+    "read_on": "gelesen am", "covers": "Was sie abdeckt", "other_names": "Andere Namen",
 }  # fmt: skip
 
 
@@ -87,6 +101,16 @@ def items_of(data: dict, game_values: dict) -> list[Item]:
                 values["engine_check"] = part.get("check")
                 values["expect"] = part.get("expect")
             found.append(Item(f"{prefix}:{part['title']}", f"{noun} „{part['title']}“", values))
+    for source in data.get("sources", []):
+        values = {name: _strip(source.get(name, "")) for name in LISTS["quellen"][2]}
+        values["read_on"] = _strip(source.get("read_on"))
+        found.append(Item(f"quellen:{source['key']}", f"Quelle „{source['key']}“", values))
+    for entry in data.get("glossary", []):
+        values = {
+            "other_names": ", ".join(entry.get("other_names", [])),
+            "body": _strip(entry.get("body", "")),
+        }
+        found.append(Item(f"begriff:{entry['term']}", f"Begriff „{entry['term']}“", values))
     return found
 
 
@@ -104,6 +128,10 @@ def current(game, key: str) -> dict | None:
     if prefix == "abschnitt":
         section = article.sections.filter(kind=name).first()
         return {f: getattr(section, f) for f in SECTION_FIELDS} if section else None
+    if prefix in LISTS:
+        model, known_by, fields = LISTS[prefix]
+        row = model.objects.filter(article=article, **{known_by: name}).first()
+        return {f: _strip(getattr(row, f)) for f in fields} if row else None
     model, _related, _noun = PARTS[prefix]
     part = model.objects.filter(article=article, title=name).first()
     if part is None:
@@ -203,6 +231,12 @@ def adopt(record: ShippedItem, user=None) -> str:
                 article=article, kind=name, position=None
             )
             _set(section, data)
+        elif prefix in LISTS:
+            model, known_by, _fields = LISTS[prefix]
+            row = model.objects.filter(article=article, **{known_by: name}).first() or model(
+                article=article, position=None, **{known_by: name}
+            )
+            _set(row, data)
         else:
             model = PARTS[prefix][0]
             part = model.objects.filter(article=article, title=name).first() or model(

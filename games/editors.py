@@ -15,12 +15,13 @@ PROOFREADERS_GROUP = "Lektorat"
 CONTENT_APPS = ("games", "rules", "sleeves", "feedback", "editorial")
 # Moderating groups: read and hide a group; nothing of its members' doings.
 MODERATION = ("groups.view_playgroup", "groups.change_playgroup")
-# Lektorat: what ends up as a draft (article blocks, game data, card formats), reports
-# and shipped updates; never publishing, deleting games or sleeve products.
+# Lektorat: what ends up as a draft (article blocks, sources and glossary, game data, card
+# formats), reports and shipped updates; never publishing, deleting games or sleeve products.
 PROOFREADING = (
     "rules.view_rulesarticle", "rules.change_rulesarticle",
     *(f"rules.{action}_{model}" for model in ("section", "workedexample", "commonmistake",
-      "frequentquestion") for action in ("view", "add", "change", "delete")),
+      "frequentquestion", "source", "glossaryentry")
+      for action in ("view", "add", "change", "delete")),
     "games.view_game", "games.change_game", "games.view_person", "games.view_publisher",
     "games.view_mechanic", "games.view_edition",
     "sleeves.view_cardformat", "sleeves.change_cardformat", "sleeves.view_cardsize",

@@ -67,7 +67,15 @@ class GameQuerySet(models.QuerySet):
             | Q(short_description__icontains=text)
             | Q(publishers__name__icontains=text)
             | Q(authors__name__icontains=text)
+            # Other names of things (the published glossary): „Hilfsstapel“ finds its game.
+            | Q(article__status="published", article__search_terms__icontains=text)
         ).distinct()
+
+
+class DurationKind(models.TextChoices):
+    ABOUT = "etwa", "etwa (Angabe der Quelle)"
+    UP_TO = "bis", "bis zu (Obergrenze der Quelle)"
+    ESTIMATE = "geschaetzt", "etwa (unsere Schätzung)"
 
 
 class Game(models.Model):
@@ -94,6 +102,13 @@ class Game(models.Model):
         help_text="Keine Angabe von Verlag oder Quelle: Die Seite nennt das Alter als unsere Einschätzung.",
     )
     duration_minutes = models.PositiveSmallIntegerField("Dauer (Minuten)")
+    duration_kind = models.CharField(
+        "Art der Dauer",
+        max_length=10,
+        choices=DurationKind.choices,
+        default=DurationKind.ABOUT,
+        help_text="Wie die Quelle die Dauer angibt: ungefähr, als Obergrenze – oder gar nicht.",
+    )
     year = models.PositiveSmallIntegerField("Erscheinungsjahr", null=True, blank=True)
     is_traditional = models.BooleanField(
         "traditionelles Spiel",
@@ -165,6 +180,16 @@ class Game(models.Model):
         return f"{self.players_min}–{self.players_max}"
 
     @property
+    def duration_label(self) -> str:
+        """„etwa 20 Minuten“, „bis zu 30 Minuten“ or „etwa 15 Minuten (unsere Schätzung)“."""
+        minutes = f"{self.duration_minutes} Minuten"
+        if self.duration_kind == DurationKind.UP_TO:
+            return f"bis zu {minutes}"
+        if self.duration_kind == DurationKind.ESTIMATE:
+            return f"etwa {minutes} (unsere Schätzung)"
+        return f"etwa {minutes}"
+
+    @property
     def has_demo(self):
         return bool(self.demo_engine)
 
@@ -222,6 +247,8 @@ class DemoGame(models.Model):
     # The reader's choices for the table: number of bots and the game's options.
     settings = models.JSONField("Einstellungen", default=dict, blank=True)
     bot_due = models.DateTimeField("Bot-Zug fällig", null=True, blank=True)
+    # Seconds the table stood still because nobody watched it (games.play.driver.resume).
+    clock_offset = models.FloatField("Pausen (Sekunden)", default=0)
     # The latest public events, [{"v": version, "event": {...}}], newest last.
     log = models.JSONField("Verlauf", default=list, blank=True)
     # Per-visitor facts that outlive one game (games played, starter, preferences).

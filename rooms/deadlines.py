@@ -1,5 +1,6 @@
-"""The rooms' part of the deadline loop (``games.play.deadline_loop``): which running
-rooms have a deadline due, applying one room's due deadlines, and the next one.
+"""The rooms' part of the deadline loop (``games.play.deadline_loop``): which of the
+watched running rooms have a deadline due, applying one room's due deadlines, and
+the next one.
 
 ``DUE_SOURCE`` is registered with the loop by ``rooms.apps``.
 """
@@ -19,21 +20,25 @@ from rooms import locked
 from rooms.models import Room
 
 
-def _playing(now: datetime):
+def _playing(now: datetime, keys: deadline_loop.Keys):
+    """Running rooms among ``keys`` ((engine key, code) pairs) with a human active lately."""
+    wanted = Q()
+    for engine_key, code in keys:
+        wanted |= Q(engine=engine_key, code=code)
     return Room.objects.filter(
-        status=Room.Status.PLAYING, last_activity__gte=now - locked.IDLE_AFTER
+        wanted, status=Room.Status.PLAYING, last_activity__gte=now - locked.IDLE_AFTER
     ).order_by()
 
 
-def due_rooms(now: datetime, limit: int = 200) -> list[tuple[str, str]]:
-    """``(engine key, code)`` of running rooms with a deadline due at ``now``."""
-    rooms = _playing(now).filter(Q(deadline__lte=now) | Q(bot_due__lte=now))
-    return list(rooms.values_list("engine", "code")[:limit])
+def due_rooms(now: datetime, keys: deadline_loop.Keys) -> deadline_loop.Keys:
+    """``(engine key, code)`` of the watched running rooms with a deadline due at ``now``."""
+    rooms = _playing(now, keys).filter(Q(deadline__lte=now) | Q(bot_due__lte=now))
+    return list(rooms.values_list("engine", "code"))
 
 
-def next_due(now: datetime) -> datetime | None:
-    """The earliest deadline of any running room (None: nothing pending)."""
-    found = _playing(now).aggregate(deadline=Min("deadline"), bot_due=Min("bot_due"))
+def next_due(now: datetime, keys: deadline_loop.Keys) -> datetime | None:
+    """The earliest deadline of the watched running rooms (None: nothing pending)."""
+    found = _playing(now, keys).aggregate(deadline=Min("deadline"), bot_due=Min("bot_due"))
     return scheduler.Timers(found["deadline"], found["bot_due"]).next_due()
 
 
@@ -59,12 +64,15 @@ def apply_due(engine: GameDefinition, code: str) -> bool:
         if room is None or room.status != Room.Status.PLAYING or locked.idle(room, now):
             return False
         ctx = locked.Locked(engine, room, list(room.seats.all()), now)
+        shown = room.version
         locked.advance(ctx)
         if not ctx.changed:
             return False
         room.save()
-        locked.announce(room)
+        locked.announce(room, engine, since=shown)
         return True
 
 
-DUE_SOURCE = deadline_loop.DueSource("rooms", due=due_rooms, apply=apply_due, next_due=next_due)
+DUE_SOURCE = deadline_loop.DueSource(
+    locked.CHANNEL_KIND, due=due_rooms, apply=apply_due, next_due=next_due
+)

@@ -80,7 +80,7 @@ def set_public(
             return "Der Raum ist jetzt öffentlich: Er steht unter „Mitspieler finden“."
         return "Der Raum ist jetzt privat: Nur wer den Link hat, kann beitreten."
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)
 
 
 def update_options(engine: GameDefinition, code: str, visitor: str, data) -> locked.Result:
@@ -97,7 +97,7 @@ def update_options(engine: GameDefinition, code: str, visitor: str, data) -> loc
             return "Einstellungen übernommen."
         return None
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)
 
 
 def start(engine: GameDefinition, code: str, visitor: str) -> locked.Result:
@@ -119,4 +119,4 @@ def start(engine: GameDefinition, code: str, visitor: str) -> locked.Result:
         playing.deal_new_game(ctx)
         return None
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)

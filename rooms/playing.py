@@ -42,7 +42,7 @@ def act(
         locked.finish_if_over(ctx)
         return None
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)
 
 
 def rematch(engine: GameDefinition, code: str, visitor: str, expected: int | None) -> locked.Result:
@@ -63,7 +63,7 @@ def rematch(engine: GameDefinition, code: str, visitor: str, expected: int | Non
         deal_new_game(ctx)
         return None
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)
 
 
 def to_lobby(
@@ -81,7 +81,7 @@ def to_lobby(
         _back_to_lobby(ctx)
         return None
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)
 
 
 def _renumber(ctx: locked.Locked) -> list[Seat]:

@@ -9,9 +9,7 @@ never reaches a template.
 from __future__ import annotations
 
 import contextlib
-import math
 import secrets
-from datetime import datetime
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
@@ -28,7 +26,7 @@ from games.models import Game
 from games.play import definition as registry
 from games.play.definition import GameDefinition
 from games.visitors import visitor_id
-from rooms import lobby, locked, playing, reading, seating
+from rooms import body, lobby, locked, playing, reading, seating
 from rooms.models import Room
 from site_config.ratelimit import HOUR, Limit, client_ip, hit
 
@@ -55,12 +53,6 @@ def _game(request, engine) -> Game:
     return game
 
 
-def seconds_left(moment: datetime | None, now: datetime) -> int | None:
-    if moment is None:
-        return None
-    return max(0, math.ceil((moment - now).total_seconds()))
-
-
 def _version(raw) -> int | None:
     try:
         return int(raw)
@@ -68,106 +60,21 @@ def _version(raw) -> int | None:
         return None
 
 
-def _urls(engine, code: str) -> dict:
-    def url(name):
-        return reverse(f"rooms:{name}", kwargs={"slug": engine.slug, "code": code})
-
-    return {
-        name: url(name)
-        for name in (
-            "room",
-            "poll",
-            "join",
-            "options",
-            "add_bot",
-            "remove_bot",
-            "start",
-            "act",
-            "leave",
-            "rematch",
-            "lobby",
-            "visibility",
-        )
-    }
-
-
 def room_context(request, engine, room: Room, seats, *, message: str = "", since=None) -> dict:
     """The room body for the requesting visitor: lobby, table or join form."""
     visitor = visitor_id(request)
     me = next((s for s in seats if s.visitor == visitor and not s.is_bot), None)
-    playing_seat = me if me is not None and not me.left else None
-    active = [s for s in seats if not s.left]
-    host = next((s for s in seats if s.is_host), None)
-    is_host = playing_seat is not None and playing_seat.is_host
-    urls = _urls(engine, room.code)
-
-    table = None
-    if room.state is not None:
-        seat_number = playing_seat.number if playing_seat else None
-        view = engine.view(room.state, seat_number)
-        table = engine.present(
-            view,
-            bots={s.number for s in seats if s.is_bot},
-            hosts={s.number for s in seats if s.is_host},
-            remaining=seconds_left(room.deadline, clock.now()),
-            log=room.log,
-            since=since,
-        )
-
-    count = len(active)
-    if count < engine.min_players:
-        start_reason = (
-            f"Zum Starten braucht es mindestens {engine.min_players} Spieler – "
-            "teile den Link oder nimm einen Bot dazu."
-        )
-    else:
-        start_reason = ""
-    options = engine.option_choices(room.options)
-    live = []
-    if message:
-        live.append(message)
-    if table is not None and since is not None:
-        live += table.news
-        if table.news and table.attention:
-            live.append(table.status)
-    return {
-        "engine": engine,
-        "room": room,
-        "status": room.status,
-        "me": playing_seat,
-        "me_left": me is not None and me.left,
-        "is_host": is_host,
-        "host": host,
-        "seats": [
-            {
-                "id": s.pk,
-                "number": s.number,
-                "name": s.name,
-                "is_me": s is playing_seat,
-                "is_host": s.is_host,
-                "is_bot": s.is_bot,
-            }
-            for s in active
-        ],
-        "player_count": count,
-        "free_seats": engine.max_players - count,
-        "min_players": engine.min_players,
-        "max_players": engine.max_players,
-        "can_start": is_host and not start_reason,
-        "start_reason": start_reason,
-        "options": options,
-        "option_summary": engine.option_summary(room.options),
-        "invite_url": request.build_absolute_uri(urls["room"]),
-        "table": table,
-        "table_template": engine.table_template,
-        "urls": urls,
-        "version": room.version,
-        "bot_token": secrets.token_urlsafe(12),
-        "message": message,
-        "live": " ".join(live),
-        "target_id": "room-body",
-        "poll": True,
-    }
+    context = body.context(
+        engine,
+        room,
+        seats,
+        me,
+        origin=f"{request.scheme}://{request.get_host()}",
+        message=message,
+        since=since,
+    )
+    context["bot_token"] = secrets.token_urlsafe(12)
+    return context
 
 
 def _render_body(request, engine, result, *, since=None):

@@ -30,8 +30,10 @@ from rules.models import (
     PUBLISH_PERMISSION,
     CommonMistake,
     FrequentQuestion,
+    GlossaryEntry,
     RulesArticle,
     Section,
+    Source,
     WorkedExample,
 )
 
@@ -169,7 +171,7 @@ class SectionAdmin(BlockAdmin):
         ("figure", "figure_caption"), "figure_alt", "position",
     ]  # fmt: skip
     history_fields = {
-        "title": "Überschrift", "body": "Text", "pages": "Seitenangabe",
+        "title": "Überschrift", "body": "Text", "pages": "Beleg",
         "summary": "Zug auf einen Blick", "figure": "Abbildung",
         "figure_alt": "Textalternative", "figure_caption": "Bildunterschrift",
     }  # fmt: skip
@@ -179,7 +181,7 @@ class SectionAdmin(BlockAdmin):
 class PartAdmin(BlockAdmin):
     list_display = ["title", "article", "position"]
     fields = ["article", ("title", "pages"), "body", "position"]
-    history_fields = {"title": "Titel", "body": "Text", "pages": "Seitenangabe"}
+    history_fields = {"title": "Titel", "body": "Text", "pages": "Beleg"}
 
 
 @admin.register(CommonMistake)
@@ -189,7 +191,7 @@ class CommonMistakeAdmin(PartAdmin):
 
 @admin.register(FrequentQuestion)
 class FrequentQuestionAdmin(PartAdmin):
-    history_fields = {"title": "Frage", "body": "Antwort", "pages": "Seitenangabe"}
+    history_fields = {"title": "Frage", "body": "Antwort", "pages": "Beleg"}
 
 
 class WorkedExampleForm(CheckFieldsMixin, BlockForm):
@@ -205,7 +207,7 @@ class WorkedExampleAdmin(PartAdmin):
     stated result the engine contradicts."""
 
     history_fields = {
-        "title": "Titel", "body": "Text", "pages": "Seitenangabe",
+        "title": "Titel", "body": "Text", "pages": "Beleg",
         "engine_check": "Engine-Prüfung", "expect": "Erwartetes Ergebnis",
     }  # fmt: skip
 
@@ -316,6 +318,28 @@ SOURCE_LABELS = {
     "rulebook_read_on": "gelesen am", "source_note": "Quelle (Satz)",
 }  # fmt: skip
 PART_MODELS = (Section, WorkedExample, CommonMistake, FrequentQuestion)
+# Lists edited in the article's own form (inlines); history and restore carry them too.
+LIST_MODELS = (Source, GlossaryEntry)
+OWN_MODELS = PART_MODELS + LIST_MODELS
+# What the history compares of each row (field → label after the row's name).
+ROW_FIELDS = {
+    Source: {
+        "key": "Kürzel", "label": "Kurzname", "title": "Was es ist",
+        "edition": "Ausgabe", "read_on": "gelesen am", "covers": "Was sie abdeckt",
+    },
+    GlossaryEntry: {"term": "Begriff", "other_names": "Andere Namen", "body": "Erklärung"},
+}  # fmt: skip
+BLOCK_FIELDS = {"title": "Überschrift", "body": "Text"}
+
+
+class SourceInline(SortableInlineMixin, admin.StackedInline):
+    model = Source
+    fields = ["position", ("key", "label"), "title", ("edition", "read_on"), "covers"]
+
+
+class GlossaryEntryInline(SortableInlineMixin, admin.StackedInline):
+    model = GlossaryEntry
+    fields = ["position", ("term", "other_names"), "body"]
 
 
 @admin.register(RulesArticle)
@@ -329,7 +353,14 @@ class RulesArticleAdmin(ObjectHistoryMixin, VersionAdmin):
     list_select_related = ["game"]
     autocomplete_fields = ["game"]
     readonly_fields = ["status", "publication", "published_at", "updated_at", "add_links"]
-    inlines = [SectionInline, WorkedExampleInline, CommonMistakeInline, FrequentQuestionInline]
+    inlines = [
+        SectionInline,
+        WorkedExampleInline,
+        CommonMistakeInline,
+        FrequentQuestionInline,
+        GlossaryEntryInline,
+        SourceInline,
+    ]
     actions = ["publish", "unpublish"]
     history_fields = SOURCE_LABELS
     fieldsets = [
@@ -357,11 +388,7 @@ class RulesArticleAdmin(ObjectHistoryMixin, VersionAdmin):
 
     def get_queryset(self, request):
         # The list compares working copy and snapshot; prefetch keeps that at 4 queries.
-        return (
-            super()
-            .get_queryset(request)
-            .prefetch_related("sections", "examples", "mistakes", "questions")
-        )
+        return super().get_queryset(request).prefetch_related(*publishing.PARTS)
 
     def get_actions(self, request, action_location=ActionLocation.CHANGE_LIST):
         actions = super().get_actions(request, action_location=action_location)
@@ -483,23 +510,25 @@ class RulesArticleAdmin(ObjectHistoryMixin, VersionAdmin):
         }
         return TemplateResponse(request, "admin/rules/publish_confirm.html", context)
 
-    # History: the article's own fields and its blocks, never the game saved alongside.
+    # History: the article's own fields, its blocks, sources and glossary, never the game
+    # saved alongside.
 
     def history_extra_rows(self, request, obj, version):
         rows = []
         old_blocks = _blocks_in_revision(version, obj)
-        for model in PART_MODELS:
+        for model in OWN_MODELS:
             current = {b.pk: b for b in model.objects.filter(article=obj)}
             old = {v.object_id: v.field_dict for v in old_blocks if v._model is model}
+            if model in LIST_MODELS and not old:
+                continue  # saved before this list existed: restore leaves it alone
+            fields = ROW_FIELDS.get(model, BLOCK_FIELDS)
             for pk in sorted(set(current) | {int(k) for k in old}):
                 before = old.get(str(pk), {})
                 now = current.get(pk)
                 label = _block_label(model, before, now)
-                after = {"body": now.body, "title": getattr(now, "title", "")} if now else {}
-                for row in changes.field_diffs(
-                    {"title": f"{label}: Überschrift", "body": f"{label}: Text"}, before, after
-                ):
-                    rows.append(row)
+                after = {name: getattr(now, name, "") for name in fields} if now else {}
+                labels = {name: f"{label}: {text}" for name, text in fields.items()}
+                rows.extend(changes.field_diffs(labels, before, after))
         return rows
 
     def after_recover(self, request, obj, version):
@@ -523,10 +552,17 @@ class RulesArticleAdmin(ObjectHistoryMixin, VersionAdmin):
         )
 
     def _restore_blocks(self, obj, version):
-        """The article's own blocks as saved in ``version``'s revision (nothing else)."""
+        """The article's own blocks, sources and glossary as saved in ``version``'s
+        revision (nothing else). A revision without any source or glossary row (saved
+        before these lists existed) leaves the current list alone."""
         old_blocks = _blocks_in_revision(version, obj)
-        for model in PART_MODELS:
+        for model in OWN_MODELS:
             kept = {int(v.object_id) for v in old_blocks if v._model is model}
+            if model in LIST_MODELS:
+                if not kept:
+                    continue
+                # Deleted first: a source's key is unique within the article.
+                model.objects.filter(article=obj).delete()
             model.objects.filter(article=obj).exclude(pk__in=kept).delete()
             for saved in (v for v in old_blocks if v._model is model):
                 values = {k: v for k, v in saved.field_dict.items() if k != "id"}
@@ -556,7 +592,7 @@ def _blocks_in_revision(version, article):
     found = []
     for other in version.revision.version_set.all():
         model = other._model
-        if model in PART_MODELS and other.field_dict.get("article_id") == article.pk:
+        if model in OWN_MODELS and other.field_dict.get("article_id") == article.pk:
             found.append(other)
     return found
 
@@ -565,6 +601,10 @@ def _block_label(model, before, now) -> str:
     if model is Section:
         kind = before.get("kind") or (now.kind if now else "")
         return f"Abschnitt „{dict(Section.Kind.choices).get(kind, kind)}“"
+    if model is Source:
+        return f"Quelle „{before.get('key') or (now.key if now else '')}“"
+    if model is GlossaryEntry:
+        return f"Begriff „{before.get('term') or (now.term if now else '')}“"
     title = before.get("title") or (now.title if now else "")
     return f"{model._meta.verbose_name} „{title}“"
 

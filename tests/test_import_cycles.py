@@ -10,26 +10,18 @@ imports ``rooms``.
 from __future__ import annotations
 
 import ast
-import subprocess
 from pathlib import Path
+
+from tests import project_files
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def project_modules() -> dict[str, Path]:
     """Dotted module name → file, for every Python file git knows (tracked or new)."""
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.py"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
     modules = {}
-    for path in listed:
+    for path in project_files.listed("*.py"):
         file = ROOT / path
-        if not file.exists():
-            continue
         parts = list(Path(path).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()
@@ -129,10 +121,10 @@ def test_the_circle_finder_finds_circles():
 
 def test_the_graph_counts_imports_inside_functions():
     graph = import_graph()
-    # games.play.views imports the demo store at the top; games.apps imports the driver
-    # only inside ready(): both count.
+    # games.play.views imports the demo store at the top; games.apps imports the demos'
+    # deadlines only inside ready(): both count.
     assert "games.play.demo_service" in graph["games.play.views"]
-    assert "games.play.driver" in graph["games.apps"]
+    assert "games.play.demo_deadlines" in graph["games.apps"]
     # ``from games.play import definition as registry`` is the module, not the package.
     assert "games.play.definition" in graph["games.play.views"]
 

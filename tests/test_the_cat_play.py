@@ -60,6 +60,16 @@ def assert_nothing_hidden(text: str, state: dict, seat: int | None) -> None:
             assert f"mood-{mood}" not in text and presenter.mood_name(mood) not in text
 
 
+def watch(client, clock, seconds: float, every: float = 0.5) -> str:  # noqa: F811
+    """The reader watches the table for ``seconds``: its page (or, with a stream, the
+    deadline loop) asks for the bots' moves every ``every`` seconds. The last table."""
+    for _ in range(round(seconds / every)):
+        clock.advance(every)
+        response = client.get(DEMO + "status/", {"v": row().version}, headers=HX)
+        assert response.status_code in (200, 204)  # 204: nothing new yet
+    return html(client.get(DEMO + "status/", {"v": -1}, headers=HX))
+
+
 def start_demo(client, bots=2, **options) -> str:
     data = {"version": 0, "bots": bots, "target": 20, "speed": "gemuetlich", "cheat": "aus"}
     return html(client.post(DEMO + "start/", {**data, **options}, headers=HX))
@@ -162,11 +172,10 @@ def test_demo_round_take_swap_put_back_bots_stop_and_reveal(client, cat_game, cl
     assert state["held"][0] is None and 'value="take:1"' in page
     assert_nothing_hidden(page, state, 0)
 
-    # Nothing is due yet: the poll answers 204; once the clock moves, the bots act.
+    # Nothing is due yet: the poll answers 204; while the reader watches, the bots act.
     version = row().version
     assert client.get(DEMO + "status/", {"v": version}).status_code == 204
-    clock.advance(12)
-    page = html(client.get(DEMO + "status/", {"v": version}, headers=HX))
+    page = watch(client, clock, 12)
     state = row().state
     assert sum(state["bot_steps"]) >= 2 and row().version > version
     assert "X-Room-Version" in client.get(DEMO + "status/", {"v": 0}, headers=HX).headers
@@ -436,7 +445,7 @@ def test_news_are_worded_for_each_viewer(room_players, clock):  # noqa: F811
 def test_demo_full_pages_show_nothing_hidden(client, cat_game, clock):  # noqa: F811
     start_demo(client, bots=3)
     client.post(MOVE, {"aktion": "take:2"}, headers=HX)
-    clock.advance(15)
+    watch(client, clock, 15)
     pages = [html(client.get(DEMO))]  # the full-screen demo
     pages.append(html(client.get(DEMO, {"zurueck": "/spiele/the-cat/"}, headers=HX)))
     for page in pages:
@@ -472,9 +481,7 @@ def test_demo_round_nobody_can_finish_ends_by_vote_or_time(client, cat_game, clo
     assert "Alle wollten die Runde beenden" in page
     html(client.post(MOVE, {"aktion": "continue"}, headers=HX))
     # Nobody calls: after the round time the round ends and everyone scores finished stacks.
-    version = row().version
-    clock.advance(presenter.ROUND_SECONDS + 1)
-    page = html(client.get(DEMO + "status/", {"v": version}, headers=HX))
+    page = watch(client, clock, presenter.ROUND_SECONDS + 1, every=1)
     state = row().state
     assert state["round_result"]["reason"] == "time"  # seed 4242: the slow bots never finish
     assert "Die Rundenzeit ist abgelaufen" in page
@@ -486,7 +493,7 @@ def test_demo_move_counts_although_the_bots_moved_meanwhile(client, cat_game, cl
     because the page showed an older picture."""
     start_demo(client, bots=3, speed="flink")
     shown = row().version
-    clock.advance(6)  # the bots act before the click arrives; the page never polled
+    watch(client, clock, 6)  # the bots act before the click arrives; the page still shows `shown`
     page = html(client.post(MOVE, {"version": shown, "aktion": "take:0"}, headers=HX))
     state = row().state
     assert state["held"][0] == 0 and sum(state["bot_steps"]) >= 6

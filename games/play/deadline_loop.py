@@ -5,14 +5,15 @@ rows (a room's ``deadline`` / ``bot_due``, a demo's ``bot_due``) and applied by
 whoever loads the table next – that stays so, nothing depends on this loop.
 The loop only makes them happen on time while people watch, so that a push
 goes out at the moment: it is started by the first live stream of a process
-(one per process and event loop), sleeps until the earliest pending deadline
-(read from the database, and moved earlier by the ``due`` notices every writer
-publishes through Redis), applies what is due under the row lock and publishes
-the new versions.
+(one per process and event loop) and looks only at the tables this process's
+streams listen to. It sleeps until the earliest of their deadlines (read from
+the database, and moved earlier by the notices their writers publish), applies
+what is due under the row lock and publishes the new versions. With no stream
+open it does nothing at all: a table nobody watches costs no work.
 
 The loop knows no kind of table: each owner of tables (the demo driver, the
-rooms) registers a ``DueSource`` from its ``AppConfig.ready`` that lists its
-due tables, applies one, and names its next deadline.
+rooms) registers a ``DueSource`` from its ``AppConfig.ready`` that lists the due
+tables among the watched ones, applies one, and names their next deadline.
 
 Several processes and servers each run a loop; on PostgreSQL they meet on the
 row lock (``select_for_update(skip_locked=True)``) and on SQLite on the
@@ -37,20 +38,23 @@ from django.db import OperationalError, connection
 
 from games import clock
 from games.play import definition as registry
+from games.play import live
 from games.play.definition import GameDefinition
 from games.play.locking import sqlite_refused
 
 logger = logging.getLogger(__name__)
 
-IDLE_SLEEP = 10.0  # the longest sleep: a missed notice delays a push by at most this
+IDLE_SLEEP = 10.0  # the longest sleep while watching: a missed notice delays a push by at most this
 MIN_SLEEP = 0.02  # between rounds while rows stay due (e.g. held by a request)
 
 
-def run_once() -> float | None:
-    """Apply every due deadline of every registered kind of table; returns the next due
-    moment (epoch s)."""
+def run_once(watched: list[str]) -> float | None:
+    """Apply every due deadline of the tables on the ``watched`` channels; returns the
+    next due moment among them (epoch seconds; None: nothing pending)."""
+    if not watched:
+        return None
     try:
-        return _apply_due()
+        return _apply_due(watched)
     except OperationalError as error:
         # SQLite's shared-cache databases (tests) refuse a read while another connection
         # writes instead of waiting: try again in a moment.
@@ -63,21 +67,25 @@ def run_once() -> float | None:
             connection.close()
 
 
+Keys = list[tuple[str, str]]  # (engine key, table key) of watched tables
+
+
 @dataclass(frozen=True)
 class DueSource:
     """One kind of table whose deadlines the loop applies.
 
-    ``due(now)`` lists ``(engine key, table key)`` of tables with a deadline due
-    at ``now``; ``apply(definition, table key)`` applies that table's due
-    deadlines under its row lock and publishes the change (False: nothing was
-    due any more); ``next_due(now)`` is the earliest pending deadline of any
-    such table (None: none).
+    ``kind`` is the first part of the tables' channels (``live.table_channel``).
+    ``due(now, keys)`` lists those of the watched ``keys`` with a deadline due at
+    ``now``; ``apply(definition, table key)`` applies that table's due deadlines
+    under its row lock and publishes the change (False: nothing was due any
+    more); ``next_due(now, keys)`` is the earliest pending deadline of the
+    watched tables (None: none).
     """
 
-    name: str
-    due: Callable[[datetime], list[tuple[str, str]]]
+    kind: str
+    due: Callable[[datetime, Keys], Keys]
     apply: Callable[[GameDefinition, str], bool]
-    next_due: Callable[[datetime], datetime | None]
+    next_due: Callable[[datetime, Keys], datetime | None]
 
 
 _SOURCES: dict[str, DueSource] = {}
@@ -85,22 +93,36 @@ _SOURCES: dict[str, DueSource] = {}
 
 def register(source: DueSource) -> None:
     """Called once per kind of table from its app's ``AppConfig.ready``."""
-    _SOURCES[source.name] = source
+    _SOURCES[source.kind] = source
 
 
 def sources() -> list[DueSource]:
     return list(_SOURCES.values())
 
 
-def _apply_due() -> float | None:
+def _watched_by_kind(watched: list[str]) -> dict[str, Keys]:
+    found: dict[str, Keys] = {}
+    for channel in watched:
+        parsed = live.parse_table_channel(channel)
+        if parsed is not None:
+            kind, engine_key, key = parsed
+            found.setdefault(kind, []).append((engine_key, key))
+    return found
+
+
+def _apply_due(watched: list[str]) -> float | None:
     now = clock.now()
     moments = []
+    by_kind = _watched_by_kind(watched)
     for source in sources():
-        for engine_key, key in source.due(now):
+        keys = by_kind.get(source.kind)
+        if not keys:
+            continue
+        for engine_key, key in source.due(now, keys):
             definition = registry.get(engine_key)
             if definition is not None:
                 source.apply(definition, key)
-        upcoming = source.next_due(now)
+        upcoming = source.next_due(now, keys)
         if upcoming is not None:
             moments.append(upcoming)
     return min(moments).timestamp() if moments else None
@@ -119,6 +141,7 @@ class DeadlineLoop:
         self._run_once = sync_to_async(run_once, thread_sensitive=False, executor=self._executor)
         self.rounds = 0
         hub.on_due(self.due_at)
+        hub.on_watch(self._wake.set)  # a new table to look after
         hub.on_close(self.stop)
 
     @classmethod
@@ -157,8 +180,9 @@ class DeadlineLoop:
         failures = 0
         while not self.hub.stopping:
             self._wake.clear()
+            watched = self.hub.watched()
             try:
-                upcoming = await self._run_once()
+                upcoming = await self._run_once(watched)
                 failures = 0
             except asyncio.CancelledError:
                 raise
@@ -168,9 +192,12 @@ class DeadlineLoop:
                 upcoming = time.time() + min(IDLE_SLEEP, 0.5 * 2**failures)
             self.rounds += 1
             now = time.time()
-            wait = IDLE_SLEEP if upcoming is None else upcoming - now
-            wait = max(MIN_SLEEP, min(IDLE_SLEEP, wait))
-            self._planned = now + wait
+            if not watched:
+                wait = None  # nothing to look after: sleep until a stream opens
+            else:
+                wait = IDLE_SLEEP if upcoming is None else upcoming - now
+                wait = max(MIN_SLEEP, min(IDLE_SLEEP, wait))
+            self._planned = float("inf") if wait is None else now + wait
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), wait)
             self._planned = float("inf")

@@ -14,14 +14,12 @@ stored) and may return a dict for the board (``note``, engine ``events`` …).
 
 from __future__ import annotations
 
-from django.db import transaction
+from datetime import datetime, timedelta
 
 from games import clock
 from games.engines.base import IllegalAction
-from games.play import deadline_loop, live, scheduler
-from games.play import definition as registry
+from games.play import live, scheduler
 from games.play.definition import GameDefinition
-from games.play.locking import false_when_sqlite_refuses
 from games.play.table import Table
 
 YOU = 0
@@ -60,14 +58,39 @@ def bot_seats(row, definition: GameDefinition | None = None) -> set[int]:
     return set(range(1, (row.settings or {}).get("bots", default) + 1))
 
 
+# A demo's bots move only while their reader watches (a stream, a poll, a request). A bot
+# move overdue by more than this was made by nobody, so the table stood still meanwhile.
+PAUSED_AFTER = timedelta(seconds=2)
+
+
+def _offset(row) -> timedelta:
+    return timedelta(seconds=row.clock_offset or 0)
+
+
+def game_now(row) -> datetime:
+    """The demo's own clock: the time since its deal without the pauses (the engine and
+    the timers run on it; ``row.bot_due`` is stored as a moment of real time)."""
+    return clock.now() - _offset(row)
+
+
+def resume(row) -> None:
+    """A table nobody watched stood still: its clock skips the wait, so the bot that was
+    due acts now – once – instead of every move it would have made meanwhile."""
+    now = clock.now()
+    if row.bot_due is not None and now - row.bot_due > PAUSED_AFTER:
+        row.clock_offset = (row.clock_offset or 0) + (now - row.bot_due).total_seconds()
+        row.bot_due = now
+
+
 def table_of(definition: GameDefinition, row) -> Table:
     seed = row.state.get("seed", 0) if row.state else 0
+    bot_due = row.bot_due - _offset(row) if row.bot_due is not None else None
     return Table(
         definition,
         row.state,
         row.version,
         log=row.log,
-        timers=scheduler.Timers(None, row.bot_due),
+        timers=scheduler.Timers(None, bot_due),
         bots=bot_seats(row, definition),
         key=f"demo:{seed}",
         timed=False,
@@ -76,7 +99,8 @@ def table_of(definition: GameDefinition, row) -> Table:
 
 def store(row, table: Table) -> None:
     row.state, row.version, row.log = table.state, table.version, table.log
-    row.bot_due = table.timers.bot_due
+    bot_due = table.timers.bot_due
+    row.bot_due = bot_due + _offset(row) if bot_due is not None else None
 
 
 def _deal(definition: GameDefinition, row) -> None:
@@ -87,7 +111,7 @@ def _deal(definition: GameDefinition, row) -> None:
     if definition.demo.next_game:
         options.update(definition.demo.next_game(row))
     table = table_of(definition, row)
-    table.deal(names, options, clock.now())
+    table.deal(names, options, game_now(row))
     table.key = f"demo:{table.state.get('seed', 0)}"
     store(row, table)
 
@@ -126,18 +150,20 @@ def start_action(definition: GameDefinition, data):
     return action
 
 
-def _advance(definition: GameDefinition, row, *, force_bot: bool = False) -> int:
+def catch_up(definition: GameDefinition, row, *, force_bot: bool = False) -> int:
+    """The bots' moves due by now are made (after a pause: once); returns how many."""
     if row.state is None:
         return 0
+    resume(row)
     table = table_of(definition, row)
-    steps = table.advance(clock.now(), force_bot=force_bot)
+    steps = table.advance(game_now(row), force_bot=force_bot)
     store(row, table)
     return steps
 
 
 def act_action(definition: GameDefinition, data):
     def action(row):
-        moved = definition.bot_delay is not None and _advance(definition, row)
+        moved = definition.bot_delay is not None and catch_up(definition, row)
         # Turns: a bot move the page has not shown yet refuses the reader's move. Everyone
         # acting at once: the engine checks the move against the current table itself
         # (a card taken meanwhile is refused by name), so bots moving never refuses it.
@@ -149,7 +175,7 @@ def act_action(definition: GameDefinition, data):
         if parsed is None:
             raise IllegalAction("Unbekannte Aktion.")
         table = table_of(definition, row)
-        events = table.act(YOU, parsed, clock.now())
+        events = table.act(YOU, parsed, game_now(row))
         store(row, table)
         return {"events": events}
 
@@ -161,7 +187,7 @@ def bot_action(definition: GameDefinition):
 
     def action(row):
         seen = row.version
-        if not _advance(definition, row, force_bot=True):
+        if not catch_up(definition, row, force_bot=True):
             raise IllegalAction(NOT_BOTS_TURN)
         return {"events": [entry["event"] for entry in row.log if entry["v"] > seen]}
 
@@ -170,7 +196,7 @@ def bot_action(definition: GameDefinition):
 
 def poll_action(definition: GameDefinition):
     def action(row):
-        _advance(definition, row)
+        catch_up(definition, row)
 
     return action
 
@@ -209,63 +235,18 @@ def pushes(definition: GameDefinition) -> bool:
     return definition.bot_delay is not None
 
 
+CHANNEL_KIND = "demo"
+
+
 def channel(definition: GameDefinition, visitor: str) -> str:
-    return f"demo:{definition.key}:{visitor}"
+    return live.table_channel(CHANNEL_KIND, definition.key, visitor)
 
 
-def announce(definition: GameDefinition, row) -> None:
-    """After a saved change: the reader's open pages (any tab, any server) learn the version."""
+READER_VIEW = "reader"  # the demo's one viewer, in the push channels
+
+
+def announce(definition: GameDefinition, row, views: live.Views | None = None) -> None:
+    """After a saved change: the reader's open pages (any tab, any server) learn the
+    version, or get the table itself (``views``, drawn for the reader)."""
     if pushes(definition) and row.pk is not None:
-        live.publish_on_commit(channel(definition, row.visitor), row.version, row.bot_due)
-
-
-def _pushing_keys() -> list[str]:
-    return [d.key for d in registry.all_definitions() if d.demo is not None and pushes(d)]
-
-
-def due_demos(now, limit: int = 200) -> list[tuple[str, str]]:
-    """``(engine key, visitor)`` of demo rows whose next bot move is due at ``now``."""
-    from games.models import DemoGame
-
-    rows = DemoGame.objects.filter(engine__in=_pushing_keys(), bot_due__lte=now).order_by()
-    return list(rows.values_list("engine", "visitor")[:limit])
-
-
-def next_due(now=None):
-    """The earliest pending bot move of any demo (None: none)."""
-    from django.db.models import Min
-
-    from games.models import DemoGame
-
-    rows = DemoGame.objects.filter(engine__in=_pushing_keys(), bot_due__isnull=False)
-    return rows.aggregate(due=Min("bot_due"))["due"]
-
-
-@false_when_sqlite_refuses
-def apply_due(definition: GameDefinition, visitor: str) -> bool:
-    """The deadline loop: the reader's due bot moves are made now and pushed.
-
-    The row is locked like every demo request (``select_for_update``, here with
-    ``skip_locked`` on PostgreSQL: a row a request or another loop holds is
-    left to it; on SQLite the IMMEDIATE transaction queues) and the due check
-    runs on the locked row, so a move is never made twice.
-    """
-    from games.models import DemoGame
-
-    with transaction.atomic():
-        row = (
-            DemoGame.objects.select_for_update(skip_locked=True)
-            .filter(visitor=visitor, engine=definition.key)
-            .first()
-        )
-        if row is None or not due(definition, row):
-            return False
-        if not _advance(definition, row):
-            return False
-        row.save(update_fields=["state", "version", "log", "bot_due"])
-        announce(definition, row)
-        return True
-
-
-# Registered with the deadline loop by ``games.apps``.
-DUE_SOURCE = deadline_loop.DueSource("demos", due=due_demos, apply=apply_due, next_due=next_due)
+        live.publish_on_commit(channel(definition, row.visitor), row.version, row.bot_due, views)

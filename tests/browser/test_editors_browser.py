@@ -1,6 +1,8 @@
 """The editors' workbench in a browser: a reader's report to a published fix in a few clicks,
 and screenshots of the new admin pages on a phone and a desktop."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -129,9 +131,10 @@ def test_new_admin_pages_look_right(browser, live_server, content, editor, viewp
     from rules.models import Section, WorkedExample
 
     goal = Section.objects.get(article__game__slug="alpaka", kind="ziel")
-    goal.body = goal.body.replace("am wenigsten abbekommt", "die wenigsten Punkte hat")
+    assert "Hier willst du" in goal.body
+    goal.body = goal.body.replace("Hier willst du", "Bei Alpaka willst du")
     goal.save()
-    example = WorkedExample.objects.get(title="Eine ganze Runde wird gewertet")
+    example = WorkedExample.objects.get(title="Eine ganze Runde: aussteigen oder ziehen?")
     article = goal.article
     context, page = _window(browser, live_server, viewport)
     try:
@@ -147,11 +150,11 @@ def test_new_admin_pages_look_right(browser, live_server, content, editor, viewp
         screenshot(page, f"editors-article-{name}")
 
         page.goto(reverse("admin:rules_workedexample_change", args=[example.pk]))
-        expect(page.get_by_label("Züge")).to_have_value("Anna: play:5")
-        page.get_by_label("Minuspunkte der Runde").fill("Anna: -1\nBen: 8\nCara: 15")
+        expect(page.get_by_label("Züge")).to_have_value(re.compile(r"^Anna: play:4\nBen: quit\n"))
+        page.get_by_label("Minuspunkte der Runde").fill("Anna: -1\nBen: 8\nCara: 5")
         page.get_by_role("button", name="Mit der Engine prüfen (ohne Speichern)").click()
         expect(page.locator(".check-result--bad")).to_contain_text(
-            "„Minuspunkte der Runde“ bei Cara: im Beispiel „15“, laut Engine „16“"
+            "„Minuspunkte der Runde“ bei Cara: im Beispiel „5“, laut Engine „4“"
         )
         screenshot(page, f"editors-example-{name}")
 

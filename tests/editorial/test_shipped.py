@@ -24,9 +24,9 @@ def shipped_dir(tmp_path):
 def _correct_goal(directory):
     path = directory / "alpaka.toml"
     text = path.read_text()
-    old = "Sieger ist, wer **am wenigsten abbekommt**."
+    old = "Hier willst du möglichst **wenig** haben."
     assert old in text
-    path.write_text(text.replace(old, "Gewonnen hat, wer **am wenigsten abbekommt**."))
+    path.write_text(text.replace(old, "Gewonnen hat, wer möglichst **wenig** hat."))
 
 
 def test_unchanged_files_report_nothing_new(shipped_dir):
@@ -42,7 +42,7 @@ def test_load_content_lists_a_changed_shipped_section_and_keeps_the_database(shi
     report = load_all(shipped_dir)
     assert report.newer == ["alpaka: Abschnitt „Ziel des Spiels“"]
     goal = Section.objects.get(article__game__slug="alpaka", kind="ziel")
-    assert "Sieger ist" in goal.body  # editors' database is never overwritten
+    assert "Hier willst du" in goal.body  # editors' database is never overwritten
     # Reported again until an editor decides; no duplicate rows.
     assert load_all(shipped_dir).newer == report.newer
     assert ShippedItem.objects.exclude(pending_hash="").count() == 1
@@ -76,7 +76,7 @@ def test_admin_shows_the_diff_and_adopts_it_as_a_draft(editor_client, shipped_di
     record = ShippedItem.objects.exclude(pending_hash="").get()
     url = reverse("admin:editorial_shippeditem_change", args=[record.pk])
     page = editor_client.get(url).content.decode()
-    assert "<del>Sieger</del>" in page and "<ins>Gewonnen</ins>" in page
+    assert "<del>Hier</del>" in page and "<ins>Gewonnen</ins>" in page
     assert editor_client.post(url, {"_adopt": "1"}).status_code == 302
     goal = Section.objects.get(article__game__slug="alpaka", kind="ziel")
     assert "Gewonnen hat" in goal.body
@@ -93,4 +93,4 @@ def test_dismissing_keeps_ours_until_the_file_changes_again(editor_client, shipp
     assert editor_client.post(url, {"_dismiss": "1"}).status_code == 302
     assert load_all(shipped_dir).newer == []
     goal = Section.objects.get(article__game__slug="alpaka", kind="ziel")
-    assert "Sieger ist" in goal.body
+    assert "Hier willst du" in goal.body

@@ -144,7 +144,7 @@ def test_restoring_an_article_never_changes_a_game_row(editor_client, content):
     assert "<ins>Ganz</ins>" in page or "<ins>Ganz anders</ins>" in page
     assert editor_client.post(url).status_code == 302
 
-    assert _section("alpaka", "ziel").body.startswith("Anders als in vielen Kartenspielen")
+    assert _section("alpaka", "ziel").body.startswith("Hier willst du möglichst")
     after = [
         dict(row) for row in Game.objects.filter(pk__in=[game.pk, other.pk]).values().order_by("pk")
     ]
@@ -152,7 +152,7 @@ def test_restoring_an_article_never_changes_a_game_row(editor_client, content):
     assert {g.pk: set(g.related_games.values_list("pk", flat=True)) for g in (game, other)} == picks
     assert not GameDraft.objects.exists()
     # The restored text is a draft: online is still what was published.
-    assert "Anders als in vielen" in Client().get("/spiele/alpaka/").content.decode()
+    assert "Hier willst du möglichst" in Client().get("/spiele/alpaka/").content.decode()
 
 
 def test_block_history_restores_just_that_block(editor_client, content):
@@ -310,7 +310,7 @@ def test_a_deleted_block_comes_back_alone(editor_client, content):
     version = Version.objects.get_deleted(Section).get(object_id=str(goal.pk))
     url = reverse("admin:rules_section_recover", args=[version.pk])
     page = editor_client.get(url).content.decode()
-    assert "zurückholen" in page and "Anders als in vielen" in page
+    assert "zurückholen" in page and "Hier willst du möglichst" in page
     assert editor_client.post(url).status_code == 302
     assert _section("alpaka", "ziel").body == body
     game.refresh_from_db()

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from games.play import deadline_loop, scheduler
-from rooms import deadlines
+from rooms import deadlines, locked, reading
 from rooms.models import Room
 from tests import live_support as support
 
@@ -40,7 +40,8 @@ def test_two_deadline_loops_never_apply_one_deadline_twice(alpaka_row, seeded, f
         before = room.version
         if round_number % 2:
             # Whole loop rounds, as two servers' loops run them.
-            support.race(deadline_loop.run_once)
+            watched = [locked.room_channel(support.ENGINE.key, room.code)]
+            support.race(lambda watched=watched: deadline_loop.run_once(watched))
         else:
             applied: list[bool] = []
             support.race(
@@ -82,3 +83,19 @@ def test_racing_loops_apply_a_bot_move_once(alpaka_row, seeded, frozen):
         assert room.version == before + 1
         assert applied.count(True) == 1
         applied.clear()
+
+
+def test_the_loop_leaves_rooms_nobody_watches_to_their_next_reader(alpaka_row, seeded, frozen):
+    from django.utils import timezone
+
+    frozen["now"] = timezone.now().replace(microsecond=0)
+    watched, alone = support.running_room(), support.running_room()
+    versions = (watched.version, alone.version)
+    frozen["now"] = max(watched.deadline, alone.deadline) + timedelta(seconds=1)
+    assert deadline_loop.run_once([locked.room_channel(support.ENGINE.key, watched.code)])
+    watched.refresh_from_db()
+    alone.refresh_from_db()
+    assert (watched.version, alone.version) == (versions[0] + 1, versions[1])
+    assert watched.deadline > frozen["now"]  # its timeout was applied, the next one runs
+    assert alone.deadline < frozen["now"]  # untouched until someone loads it
+    assert reading.load(support.ENGINE, alone.code).room.deadline > frozen["now"]

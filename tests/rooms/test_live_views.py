@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 import redis
@@ -28,10 +29,12 @@ def test_the_notice_carries_nothing_but_the_version(live_redis, alpaka_row, seed
     while (message := pubsub.get_message(ignore_subscribe_messages=True, timeout=2)) is not None:
         messages.append(message)
     assert messages, "a move publishes a notice"
-    room_notices = [m["data"] for m in messages if m["channel"].endswith(room.code)]
-    assert room_notices == [str(version)]
-    due = [m["data"] for m in messages if m["channel"].endswith(":due")]
-    assert all(float(moment) > 0 for moment in due)
+    assert {m["channel"] for m in messages} == {live.full_channel(f"room:alpaka:{room.code}")}
+    # The version and the moment of the next deadline (the turn timer), nothing else.
+    [notice] = [m["data"] for m in messages]
+    room.refresh_from_db()
+    assert live.parse_notice(notice) == (version, round(room.deadline.timestamp(), 3))
+    assert re.fullmatch(r"\d+\|\d+\.\d{3}", notice)
     pubsub.close()
 
 

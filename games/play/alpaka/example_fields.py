@@ -48,6 +48,18 @@ EXAMPLE_FIELDS = {
                 "Eine Zeile je Spieler (gleiche Reihenfolge), Karten durch Leerzeichen.",
             ),
             Text("top", "Oben auf dem Ablagestapel", "Eine Karte: 1–6 oder A."),
+            Cards(
+                "below",
+                "Darunter im Ablagestapel",
+                "Schon verdeckte Karten, unterste zuerst; durch Leerzeichen getrennt.",
+                optional=True,
+            ),
+            Cards(
+                "draw",
+                "Als Nächstes gezogen",
+                "Die obersten Karten des Nachziehstapels, die zuerst gezogene zuerst.",
+                optional=True,
+            ),
             VARIANT,
             Names("quit", "Schon ausgestiegen", optional=True),
             NameNumbers(

@@ -9,7 +9,6 @@ engine would refuse – the demo and rooms show that message and deal nothing.
 
 from __future__ import annotations
 
-from games import clock
 from games.engines import katz_und_maus as km
 from games.engines.base import IllegalAction
 from games.play import driver
@@ -17,6 +16,8 @@ from games.play.definition import Choice, DemoExtra, DemoSpec, GameDefinition, O
 from games.play.katz_und_maus import example_fields, examples, presenter, statistics, steps
 
 ALONE, TEAMS = "allein", "team"
+# When the draw pile is used up: the source's end of game, or our variant.
+SOURCE_END, RESHUFFLE = "end", "recycle"
 STANDARD = 0  # the engine's stock size for the player count
 
 
@@ -41,6 +42,7 @@ def engine_options(options: dict, bots: set[int]) -> dict:
         "stock_size": stock or None,
         "match": options.get("match", "single"),
         "completed": options.get("completed", "shuffle"),
+        "empty_draw": options.get("empty_draw", SOURCE_END),
     }
 
 
@@ -50,7 +52,7 @@ def _faster(row, data):
         raise IllegalAction(driver.START_FIRST)
     table = driver.table_of(KATZ_UND_MAUS, row)
     steps = 0
-    while steps < MAX_FAST_STEPS and table.advance(clock.now(), force_bot=True):
+    while steps < MAX_FAST_STEPS and table.advance(driver.game_now(row), force_bot=True):
         steps += 1
     if not steps:
         raise IllegalAction(driver.NOT_BOTS_TURN)
@@ -113,6 +115,23 @@ KATZ_UND_MAUS = GameDefinition(
                 Choice("remove", "Aus dem Spiel", "Der Kartenstock wird schneller leer."),
             ),
             default="shuffle",
+        ),
+        Option(
+            key="empty_draw",
+            label="Kartenstock aufgebraucht",
+            choices=(
+                Choice(
+                    SOURCE_END,
+                    "Spiel endet",
+                    "Regel der Quelle: die wenigsten Karten im Spielerstapel gewinnen.",
+                ),
+                Choice(
+                    RESHUFFLE,
+                    "Variante: Baustapel mischen",
+                    "Unsere Variante: Die Baustapel werden zum neuen Kartenstock.",
+                ),
+            ),
+            default=SOURCE_END,
         ),
     ),
     timer_seconds=presenter.timer_seconds,

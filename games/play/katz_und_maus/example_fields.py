@@ -16,6 +16,14 @@ from games.example_fields import (
 RANKS = "Ränge A, 2 … 10, J, Q, K, durch Leerzeichen getrennt; unten zuerst."
 PILES = "Eine Zeile je Stapel (A, B, C, D), Ränge durch Leerzeichen, unten zuerst; „–“ für leer."
 TEAMS = YesNo("teams", "In Teams", optional=True)
+# Leer: die Regel der Quelle (das Spiel endet), wie in Demo und Raum voreingestellt.
+EMPTY_DRAW = Pick(
+    "empty_draw",
+    "Kartenstock aufgebraucht",
+    "Leer heißt: Regel der Quelle.",
+    optional=True,
+    choices=(("end", "Spiel endet (Regel der Quelle)"), ("recycle", "Variante: Baustapel mischen")),
+)
 
 EXAMPLE_FIELDS = {
     "build": CheckSchema(
@@ -43,6 +51,7 @@ EXAMPLE_FIELDS = {
             Cards("draw", "Als Nächstes gezogen", RANKS, optional=True),
             Number("draw_size", "Karten im Nachziehstapel", optional=True),
             Number("players", "Spielerzahl", optional=True),
+            EMPTY_DRAW,
             Lines(
                 "moves",
                 "Züge",

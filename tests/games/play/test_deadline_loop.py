@@ -29,8 +29,9 @@ def test_the_deadline_loop_pushes_a_bot_move_when_it_falls_due(live_redis, alpak
     async def scenario():
         async with support.Stream(f"/spiele/alpaka/raum/{room.code}/live/", f"v={shown}") as stream:
             assert (await stream.next_event())["event"] == "ready"
-            notice = await stream.next_event()
-            assert notice["event"] == "changed" and int(notice["data"]) > shown
+            view = await stream.next_event()  # a spectator's: the table drawn for spectators
+            assert view["event"] == "view" and int(view["id"]) > shown
+            assert f'data-version="{view["id"]}"' in view["data"]
         await support.hub().close()
 
     asyncio.run(scenario())
@@ -67,23 +68,39 @@ def test_the_loop_makes_a_demos_due_bot_move_and_pushes_it_to_the_reader(
         perform(driver.act_action(definition, {"aktion": value}))
         row.refresh_from_db()
 
+    # What the reader's stream listens to: the demo's channel and the reader's view.
+    channel = driver.channel(definition, visitor)
     client = redis.Redis.from_url(support.REDIS_URL, decode_responses=True)
     pubsub = client.pubsub()
-    pubsub.subscribe(live.full_channel(driver.channel(definition, visitor)))
-    assert pubsub.get_message(timeout=support.WAIT)["type"] == "subscribe"
+    pubsub.subscribe(
+        live.full_channel(channel),
+        live.full_channel(live.viewer_channel(channel, driver.READER_VIEW)),
+    )
+    for _ in range(2):
+        assert pubsub.get_message(timeout=support.WAIT)["type"] == "subscribe"
 
     frozen["now"] = row.bot_due
     before = row.version
-    support.race(deadline_loop.run_once)  # two loops, one move
+    support.race(lambda: deadline_loop.run_once([channel]))  # two loops, one move
     row.refresh_from_db()
     assert row.version == before + 1
-    message = pubsub.get_message(ignore_subscribe_messages=True, timeout=support.WAIT)
-    assert message["data"] == str(row.version)
+    # First the reader's table, drawn after the move, then the version notice.
+    view = pubsub.get_message(ignore_subscribe_messages=True, timeout=support.WAIT)
+    version, html = live.parse_view(view["data"])
+    assert version == row.version
+    assert f'data-version="{row.version}"' in html and "Deine Hand" in html
+    notice = pubsub.get_message(ignore_subscribe_messages=True, timeout=support.WAIT)
+    assert live.parse_notice(notice["data"])[0] == row.version
     pubsub.close()
 
 
 def test_the_loop_knows_rooms_and_demos_only_by_their_registration():
-    assert {source.name for source in deadline_loop.sources()} == {"demos", "rooms"}
+    assert {source.kind for source in deadline_loop.sources()} == {"demo", "room"}
+
+
+def test_with_nothing_watched_a_round_does_no_work(django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert deadline_loop.run_once([]) is None
 
 
 def test_a_round_applies_every_sources_due_tables_and_sleeps_until_the_earliest_next(
@@ -94,12 +111,16 @@ def test_a_round_applies_every_sources_due_tables_and_sleeps_until_the_earliest_
     now = frozen["now"] = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
     applied = []
 
-    def source(name, due_keys, upcoming):
+    def source(kind, due_keys, upcoming):
+        def due(moment, keys):
+            assert moment == now
+            return [key for key in due_keys if key in keys]  # only watched tables
+
         return deadline_loop.DueSource(
-            name,
-            due=lambda moment: [(engine, key) for engine, key in due_keys] if moment == now else [],
-            apply=lambda definition, key: applied.append((name, definition.key, key)) or True,
-            next_due=lambda moment: upcoming,
+            kind,
+            due=due,
+            apply=lambda definition, key: applied.append((kind, definition.key, key)) or True,
+            next_due=lambda moment, keys: upcoming if keys else None,
         )
 
     monkeypatch.setattr(
@@ -112,7 +133,12 @@ def test_a_round_applies_every_sources_due_tables_and_sleeps_until_the_earliest_
             "c": source("c", [], None),
         },
     )
-    assert deadline_loop.run_once() == (now + timedelta(seconds=2)).timestamp()
+    watched = ["a:alpaka:1", "a:the_cat:2", "b:gibt-es-nicht:x", "b:alpaka:3", "c:alpaka:9"]
+    assert deadline_loop.run_once(watched) == (now + timedelta(seconds=2)).timestamp()
     assert applied == [("a", "alpaka", "1"), ("a", "the_cat", "2"), ("b", "alpaka", "3")]
-    monkeypatch.setattr(deadline_loop, "_SOURCES", {"c": source("c", [], None)})
-    assert deadline_loop.run_once() is None
+    # Only what this process's streams watch: table 2 is not, and "b" has nothing watched.
+    applied.clear()
+    assert (
+        deadline_loop.run_once(["a:alpaka:1", "other"]) == (now + timedelta(seconds=7)).timestamp()
+    )
+    assert applied == [("a", "alpaka", "1")]

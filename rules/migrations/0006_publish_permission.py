@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('rules', '0004_section_summary_figure_questions'),
+        ('rules', '0005_sources_glossary_short_rules'),
     ]
 
     operations = [
