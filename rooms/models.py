@@ -29,6 +29,9 @@ class Room(models.Model):
     bot_due = models.DateTimeField("Bot-Zug fällig", null=True, blank=True)
     # The latest public events, [{"v": version, "event": {...}}], newest last.
     log = models.JSONField("Verlauf", default=list, blank=True)
+    # What replays the running game (games.play.table.Table.record); kept as a replay
+    # when the game ends (games.play.replays).
+    record = models.JSONField("Partieprotokoll", null=True, blank=True)
     games_played = models.PositiveIntegerField("Partien", default=0)
     created_at = models.DateTimeField("eröffnet", default=clock.now)
     # Last human action (timeouts and bots do not count): idle rooms are removed.

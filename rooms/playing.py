@@ -115,6 +115,7 @@ def _back_to_lobby(ctx: locked.Locked) -> None:
     room = ctx.room
     room.status = Room.Status.LOBBY
     room.state = None
+    room.record = None
     room.log = []
     if room.is_public:  # waiting again: listed as a fresh room
         room.public_since = ctx.now

@@ -20,7 +20,7 @@ from django.db import transaction
 
 from games import clock
 from games.engines.base import IllegalAction
-from games.play import deadline_loop, live, scheduler
+from games.play import deadline_loop, live, replays, scheduler
 from games.play import definition as registry
 from games.play.definition import GameDefinition
 from games.play.locking import false_when_sqlite_refuses
@@ -98,11 +98,15 @@ def table_of(definition: GameDefinition, row) -> Table:
         bots=bot_seats(row, definition),
         key=f"demo:{seed}",
         timed=False,
+        record=row.record,
     )
 
 
 def store(row, table: Table) -> None:
+    if table.over:  # kept once: the record then names the replay
+        replays.keep(table.definition, table, source="demo", players=[row.visitor])
     row.state, row.version, row.log = table.state, table.version, table.log
+    row.record = table.record
     bot_due = table.timers.bot_due
     row.bot_due = bot_due + _offset(row) if bot_due is not None else None
 
@@ -135,7 +139,12 @@ def creator(definition: GameDefinition):
         return (
             row.state,
             row.profile,
-            {"settings": row.settings, "log": row.log, "bot_due": row.bot_due},
+            {
+                "settings": row.settings,
+                "log": row.log,
+                "bot_due": row.bot_due,
+                "record": row.record,
+            },
         )
 
     return create
@@ -219,7 +228,7 @@ def new_action(definition: GameDefinition):
 
     def action(row):
         if definition.demo.setup:
-            row.state, row.log, row.bot_due = None, [], None
+            row.state, row.log, row.bot_due, row.record = None, [], None, None
             row.version += 1
             return {}
         row.profile = {**row.profile, "games": row.profile.get("games", 1) + 1}
@@ -301,7 +310,7 @@ def apply_due(definition: GameDefinition, visitor: str) -> bool:
             return False
         if not _advance(definition, row):
             return False
-        row.save(update_fields=["state", "version", "log", "bot_due"])
+        row.save(update_fields=["state", "version", "log", "bot_due", "record"])
         announce(definition, row)
         return True
 

@@ -1,0 +1,189 @@
+"""Finished games kept as replays, and any step of one drawn with the game's own table.
+
+A table's ``record`` (``games.play.table.Table.record``) grows with every applied
+step inside the row write the move makes anyway (no extra query). When a game ends,
+its owner calls ``keep`` once: one ``Replay`` row. Showing step ``n`` replays the
+record from the nearest stored state (``KEYFRAME_EVERY`` steps apart, computed on
+the first view and stored) and draws the spectator's view (``view(state, None)``) with
+the game's presenter and table template – only what was public at that moment. This
+module names no game: everything game-specific comes from the ``GameDefinition``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from games import clock
+from games.models import Replay
+from games.play import definition as registry
+from games.play.definition import GameDefinition
+from site_config.lru import SizedLRU
+
+KEPT_DAYS = 90  # `manage.py cleanup_replays` removes older replays nobody saved
+KEYFRAME_EVERY = 16  # at most this many engine steps to reach any step
+
+
+def keep(
+    definition: GameDefinition,
+    table,
+    *,
+    source: str,
+    players: list[str] = (),
+    host: str = "",
+    public: bool = False,
+) -> Replay | None:
+    """Store the finished game of ``table`` (once: the record remembers the replay's id).
+
+    Returns the new replay, or None when the table has no record or was kept already.
+    """
+    record = table.record
+    if record is None or record.get("replay") or not definition.replays:
+        return None
+    replay = Replay.objects.create(
+        engine=definition.key,
+        source=source,
+        record={key: value for key, value in record.items() if key != "replay"},
+        final_state=table.state,
+        steps=len(record["log"]),
+        bots=sorted(table.bots),
+        players=sorted({visitor for visitor in players if visitor}),
+        host=host,
+        public=public,
+    )
+    table.record = {**record, "replay": replay.pk}
+    return replay
+
+
+def replay_id(record: dict | None) -> str | None:
+    """The id of the replay a finished table was kept as (None: not kept)."""
+    return (record or {}).get("replay")
+
+
+def may_view(replay: Replay, visitors: set[str], user=None) -> bool:
+    """Demo replays and public ones: anyone with the link; else the room's players."""
+    if replay.public or replay.source == Replay.Source.DEMO:
+        return True
+    if visitors & set(replay.players):
+        return True
+    return bool(
+        user is not None and user.is_authenticated and replay.saved_by.filter(pk=user.pk).exists()
+    )
+
+
+def may_publish(replay: Replay, visitors: set[str]) -> bool:
+    return replay.source == Replay.Source.ROOM and bool(replay.host) and replay.host in visitors
+
+
+def cleanup(now=None) -> int:
+    """Remove replays older than ``KEPT_DAYS`` that no account saved; returns how many."""
+    now = now or clock.now()
+    old = Replay.objects.filter(created_at__lt=now - timedelta(days=KEPT_DAYS))
+    _, by_model = old.filter(saved_by__isnull=True).delete()
+    return by_model.get(Replay._meta.label, 0)
+
+
+# --- Stepping ------------------------------------------------------------------------------
+
+
+def first_state(definition: GameDefinition, record: dict) -> dict:
+    return definition.deal_engine(
+        record["seed"], record["players"], record["options"], now=record.get("start")
+    )
+
+
+def replay_record(definition: GameDefinition, record: dict, until: int | None = None) -> dict:
+    """The state after the first ``until`` steps (all when None)."""
+    state = first_state(definition, record)
+    for entry in record["log"][:until]:
+        state, _ = definition.replay_entry(state, entry)
+    return state
+
+
+def compute_keyframes(definition: GameDefinition, record: dict) -> list[dict]:
+    """The states at steps 0, K, 2K … (K = ``KEYFRAME_EVERY``)."""
+    state = first_state(definition, record)
+    frames = [state]
+    for index, entry in enumerate(record["log"], start=1):
+        state, _ = definition.replay_entry(state, entry)
+        if index % KEYFRAME_EVERY == 0:
+            frames.append(state)
+    return frames
+
+
+def _size(frames) -> int:
+    return len(frames)
+
+
+# Keyframes of the replays this process showed lately, by replay id (a JSON parse less).
+_frames = SizedLRU(max_size=400, size=_size, max_entries=64)
+
+
+def keyframes(replay: Replay, definition: GameDefinition) -> list[dict]:
+    frames = _frames.get(replay.pk)
+    if frames is None:
+        frames = replay.keyframes
+        if not frames:
+            frames = compute_keyframes(definition, replay.record)
+            Replay.objects.filter(pk=replay.pk).update(keyframes=frames)
+        _frames.put(replay.pk, frames)
+    return frames
+
+
+@dataclass
+class Position:
+    state: dict
+    events: list[dict]  # what the step's entry did (the opening events at step 0)
+    step: int
+
+
+def position(replay: Replay, definition: GameDefinition, step: int) -> Position:
+    """The state after ``step`` steps, from the nearest keyframe before it."""
+    step = max(0, min(step, replay.steps))
+    frames = keyframes(replay, definition)
+    base = min(step // KEYFRAME_EVERY, len(frames) - 1) * KEYFRAME_EVERY
+    state = frames[base // KEYFRAME_EVERY]
+    events = definition.opening_events(state) if step == 0 else []
+    for entry in replay.record["log"][base:step]:
+        state, events = definition.replay_entry(state, entry)
+    return Position(state, events, step)
+
+
+# --- Drawing -------------------------------------------------------------------------------
+
+
+def names(record: dict) -> list[str]:
+    players = record["players"]
+    given = list((record.get("options") or {}).get("names") or [])
+    return given + [f"Platz {seat + 1}" for seat in range(len(given), players)]
+
+
+def step_label(record: dict, index: int) -> str:
+    """„Anna“, „Zeit abgelaufen“ …: who or what made step ``index`` (1-based)."""
+    entry = record["log"][index - 1]
+    op = entry.get("op", "apply")
+    seat_names = names(record)
+    if op == "apply":
+        return seat_names[entry["seat"]]
+    if op == "remove_player":
+        return f"{seat_names[entry['seat']]} verlässt den Tisch"
+    if op == "advance":
+        return "Die Bots greifen zu"
+    return "Zeit abgelaufen"
+
+
+def table(definition: GameDefinition, replay: Replay, at: Position, seat: int | None = None):
+    """The table as ``seat`` saw it (None: what everyone saw) after the position's step."""
+    return definition.present(
+        definition.view(at.state, seat),
+        bots=set(replay.bots),
+        hosts=set(),
+        remaining=None,
+        log=[{"v": at.step, "event": event} for event in at.events],
+        since=at.step - 1 if at.step else None,
+    )
+
+
+def definition_of(replay: Replay) -> GameDefinition | None:
+    definition = registry.get(replay.engine)
+    return definition if definition is not None and definition.replays else None
