@@ -117,7 +117,7 @@ class ErrorReportAdmin(admin.ModelAdmin):
     readonly_fields = [
         "game", "section_link", "message_display", "rulebook_reference", "email",
         "page_link", "article_version", "created_at", "status_changed_at", "handled_by",
-        "reader_notified_at", "spam_reasons", "fill_seconds",
+        "reader_notified_at", "spam_reasons", "fill_seconds", "position_board",
     ]  # fmt: skip
     fieldsets = [
         (
@@ -132,6 +132,7 @@ class ErrorReportAdmin(admin.ModelAdmin):
                     "page_link",
                     "article_version",
                     "created_at",
+                    "position_board",
                 ]
             },
         ),
@@ -154,6 +155,14 @@ class ErrorReportAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # reports come from readers only
+
+    @admin.display(description="Stellung")
+    def position_board(self, report):
+        """The position the reader reported from, drawn with the game's own table
+        (rendered from the engine's view: escaped like every page)."""
+        from games.play import positions
+
+        return positions.board_html(report.position) or "–"
 
     @admin.display(description="Meldung", ordering="message")
     def summary(self, report):

@@ -110,6 +110,10 @@ class Table:
         self.bump(self.definition.opening_events(self.state))
         self._plan(now, before=None, actors=set(), keep=False)
 
+    def replan(self, now: datetime) -> None:
+        """Fresh timers for a state set from outside (a position played on)."""
+        self._plan(now, before=None, actors=set(), keep=False)
+
     def act(self, seat: int, action: dict, now: datetime) -> list[dict]:
         """Apply ``action`` for ``seat``; raises the engine's ``IllegalAction``.
 

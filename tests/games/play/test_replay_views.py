@@ -1,0 +1,113 @@
+"""The replay page: steps, links, who may see it, „Alle Karten zeigen“, playing on, reports."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from feedback.models import ErrorReport
+from games.models import DemoGame, Replay
+from games.play import definition as registry
+from games.play import replays
+from tests.factories import make_game
+from tests.games.play.test_replays import play_out
+
+pytestmark = pytest.mark.django_db
+
+
+def _kept(key: str, *, source="demo", players=(), host="", seed=5, count=2) -> Replay:
+    definition = registry.get(key)
+    table = play_out(definition, seed, count)
+    return replays.keep(definition, table, source=source, players=list(players), host=host)
+
+
+def _visitor(client: Client) -> str:
+    """Give the browser a known visitor id (the signed cookie ``games.visitors`` reads)."""
+    from django.http import HttpResponse
+
+    from games.visitors import COOKIE_NAME, COOKIE_SALT, new_visitor_id
+
+    visitor = new_visitor_id()
+    response = HttpResponse()
+    response.set_signed_cookie(COOKIE_NAME, visitor, salt=COOKIE_SALT)
+    client.cookies[COOKIE_NAME] = response.cookies[COOKIE_NAME].value
+    return visitor
+
+
+def test_every_step_draws_the_public_table(client):
+    replay = _kept("katz_und_maus")
+    response = client.get(replay.get_absolute_url())
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'Schritt <strong id="replay-step">0</strong>' in html
+    assert 'class="km' in html  # the game's own table template
+    assert "Alle Schritte" in html and html.count("?zug=") > replay.steps
+    for step in (1, replay.steps // 2, replay.steps):
+        part = client.get(f"{replay.get_absolute_url()}?zug={step}", headers={"HX-Request": "true"})
+        body = part.content.decode()
+        assert f'data-step="{step}"' in body
+        assert "<html" not in body  # only the stage
+    # The hands are shown only after the last step, on request.
+    last = client.get(f"{replay.get_absolute_url()}?zug={replay.steps}").content.decode()
+    assert "Alle Karten zeigen" in last
+    hands = client.get(f"{replay.get_absolute_url()}?zug={replay.steps}&karten=alle")
+    assert hands.content.decode().count("replay-hands__seat") == 2
+    middle = client.get(f"{replay.get_absolute_url()}?zug=1&karten=alle").content.decode()
+    assert "replay-hands__seat" not in middle
+
+
+def test_room_replay_is_for_players_until_the_host_publishes():
+    host, stranger = Client(), Client()
+    host_id = _visitor(host)
+    replay = _kept("alpaka", source="room", players=[host_id], host=host_id)
+    assert stranger.get(replay.get_absolute_url()).status_code == 404
+    assert host.get(replay.get_absolute_url()).status_code == 200
+    assert (
+        stranger.post(f"{replay.get_absolute_url()}sichtbarkeit/", {"oeffentlich": "1"}).status_code
+        == 404
+    )
+    host.post(f"{replay.get_absolute_url()}sichtbarkeit/", {"oeffentlich": "1"})
+    assert stranger.get(replay.get_absolute_url()).status_code == 200
+
+
+def test_unknown_replay_is_404(client):
+    assert client.get("/partien/gibtsnicht/").status_code == 404
+
+
+def test_play_on_from_a_step_becomes_the_demo(client):
+    make_game("katz-und-maus", title="Katz und Maus", demo_engine="katz_und_maus")
+    replay = _kept("katz_und_maus")
+    step = 6
+    response = client.post(f"{replay.get_absolute_url()}weiterspielen/", {"zug": step})
+    assert response.status_code == 302 and "/spiele/katz-und-maus/demo/" in response["Location"]
+    row = DemoGame.objects.get(engine="katz_und_maus")
+    definition = registry.get("katz_und_maus")
+    assert row.state == replays.replay_record(definition, replay.record, step)
+    assert len(row.record["log"]) == step and row.record["seed"] == replay.record["seed"]
+
+
+def test_report_from_a_replay_step_carries_the_position(client, editor_client):
+    game = make_game("alpaka", title="Alpaka", demo_engine="alpaka")
+    replay = _kept("alpaka")
+    page = client.get(f"{replay.get_absolute_url()}?zug=4").content.decode()
+    reference = re.search(r'name="stellung" value="([^"]+)"', page).group(1)
+    started = re.search(r'name="t" value="([^"]+)"', page).group(1)
+    from datetime import timedelta
+
+    from games import clock
+
+    real = clock.now()
+    clock.set_clock(lambda: real + timedelta(minutes=2))  # a human takes a moment
+    try:
+        client.post(
+            f"/spiele/{game.slug}/fehler-melden/",
+            {"message": "Hier hätte Ben ziehen müssen.", "stellung": reference, "t": started},
+        )
+    finally:
+        clock.set_clock(None)
+    report = ErrorReport.objects.get()
+    assert report.position["step"] == 4 and report.position["replay"] == replay.pk
+    admin = editor_client.get(f"/admin/feedback/errorreport/{report.pk}/change/").content.decode()
+    assert "position-board" in admin and "alp-" in admin
