@@ -44,6 +44,11 @@ class Room(models.Model):
         "öffentlicher Code", max_length=16, unique=True, null=True, blank=True
     )
     public_since = models.DateTimeField("öffentlich seit", null=True, blank=True)
+    # Spectators watch by this code (rooms.watching): it never lets anyone join. The host
+    # passes it on for a private room; public rooms list it while their game runs.
+    watch_code = models.CharField(
+        "Zuschauer-Code", max_length=24, unique=True, null=True, blank=True
+    )
 
     class Meta:
         verbose_name = "Raum"
@@ -55,6 +60,12 @@ class Room(models.Model):
                 fields=["engine", "-public_since"],
                 condition=Q(is_public=True, status="lobby"),
                 name="room_public_lobby",
+            ),
+            # „Zuschauen“: public rooms whose game runs, most recently active first.
+            models.Index(
+                fields=["engine", "-last_activity"],
+                condition=Q(is_public=True, status="playing"),
+                name="room_public_playing",
             ),
         ]
 

@@ -8,6 +8,8 @@ against the table itself.
 
 from __future__ import annotations
 
+import secrets
+
 from games.engines.base import IllegalAction
 from games.play import scheduler
 from games.play.definition import TURNS, GameDefinition
@@ -106,6 +108,8 @@ def deal_new_game(ctx: locked.Locked) -> None:
     except ValueError as refused:  # the engine refuses these settings for this many players
         raise RoomError(str(refused)) from None
     room.status = Room.Status.PLAYING
+    if not room.watch_code:  # rooms opened before spectators had a code of their own
+        room.watch_code = secrets.token_urlsafe(12)
     room.games_played += 1
     ctx.store(table)
 

@@ -21,7 +21,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from games.models import Game
 from games.visitors import existing_visitor_id, visitor_id
-from rooms import public, seating
+from rooms import public, seating, watching
 from rooms.models import Seat
 from site_config.ratelimit import HOUR, Limit, client_ip, hit
 
@@ -70,9 +70,11 @@ def _remembered_name(request) -> str:
 
 def _list_context(request, definitions, poll_url: str, *, show_game: bool) -> dict:
     rooms = public.open_rooms(definitions, existing_visitor_id(request))
+    running = watching.running_games(definitions)
     return {
         "rooms": rooms,
-        "fingerprint": public.fingerprint(rooms),
+        "running": running,
+        "fingerprint": public.fingerprint(rooms) + watching.fingerprint(running),
         "poll_url": poll_url,
         "show_game": show_game,
         "remembered_name": _remembered_name(request),

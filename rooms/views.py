@@ -26,9 +26,10 @@ from django_htmx.http import HttpResponseStopPolling
 from games import availability, clock
 from games.models import Game
 from games.play import definition as registry
+from games.play import replays
 from games.play.definition import GameDefinition
 from games.visitors import visitor_id
-from rooms import lobby, locked, playing, reading, seating
+from rooms import lobby, locked, playing, reading, seating, watching
 from rooms.models import Room
 from site_config.ratelimit import HOUR, Limit, client_ip, hit
 
@@ -91,15 +92,39 @@ def _urls(engine, code: str) -> dict:
     }
 
 
-def room_context(request, engine, room: Room, seats, *, message: str = "", since=None) -> dict:
-    """The room body for the requesting visitor: lobby, table or join form."""
+def _replay_url(room: Room) -> str:
+    replay = replays.replay_id(room.record) if room.status == Room.Status.FINISHED else None
+    return reverse("games:replay", kwargs={"replay_id": replay}) if replay else ""
+
+
+def watch_urls(engine, watch_code: str) -> dict:
+    kwargs = {"slug": engine.slug, "watch_code": watch_code}
+    return {
+        "room": reverse("rooms:watch", kwargs=kwargs),
+        "poll": reverse("rooms:watch_poll", kwargs=kwargs),
+        "live": reverse("rooms:watch_live", kwargs=kwargs),
+    }
+
+
+def room_context(
+    request, engine, room: Room, seats, *, message: str = "", since=None, spectator=False
+) -> dict:
+    """The room body for the requesting visitor: lobby, table or join form.
+
+    ``spectator``: the page of the watch link – seat None whoever asks, the watch
+    code's URLs, never the invite link.
+    """
     visitor = visitor_id(request)
-    me = next((s for s in seats if s.visitor == visitor and not s.is_bot), None)
+    me = (
+        None
+        if spectator
+        else next((s for s in seats if s.visitor == visitor and not s.is_bot), None)
+    )
     playing_seat = me if me is not None and not me.left else None
     active = [s for s in seats if not s.left]
     host = next((s for s in seats if s.is_host), None)
     is_host = playing_seat is not None and playing_seat.is_host
-    urls = _urls(engine, room.code)
+    urls = watch_urls(engine, room.watch_code) if spectator else _urls(engine, room.code)
 
     table = None
     if room.state is not None:
@@ -157,7 +182,18 @@ def room_context(request, engine, room: Room, seats, *, message: str = "", since
         "start_reason": start_reason,
         "options": options,
         "option_summary": engine.option_summary(room.options),
-        "invite_url": request.build_absolute_uri(urls["room"]),
+        "invite_url": "" if spectator else request.build_absolute_uri(urls["room"]),
+        "spectator": spectator,
+        # The host passes the watch link on (the only way into a private room's game).
+        "watch_url": (
+            request.build_absolute_uri(watch_urls(engine, room.watch_code)["room"])
+            if is_host and room.watch_code
+            else ""
+        ),
+        "watchers": watching.count(room) if room.status != Room.Status.LOBBY else 0,
+        "live_url": urls["live"]
+        if spectator
+        else reverse("rooms:live", kwargs={"slug": engine.slug, "code": room.code}),
         "table": table,
         "table_template": engine.table_template,
         "urls": urls,
@@ -167,10 +203,11 @@ def room_context(request, engine, room: Room, seats, *, message: str = "", since
         "live": " ".join(live),
         "target_id": "room-body",
         "poll": True,
+        "replay_url": _replay_url(room),
     }
 
 
-def _render_body(request, engine, result, *, since=None):
+def _render_body(request, engine, result, *, since=None, spectator=False):
     if result.room is None:
         context = {"engine": engine, "message": result.message or locked.MISSING}
         # A poll is told to stop polling; the notice is still swapped in.
@@ -178,7 +215,13 @@ def _render_body(request, engine, result, *, since=None):
         response = response_class(render(request, GONE, context).content)
     else:
         context = room_context(
-            request, engine, result.room, result.seats, message=result.message, since=since
+            request,
+            engine,
+            result.room,
+            result.seats,
+            message=result.message,
+            since=since,
+            spectator=spectator,
         )
         response = render(request, BODY, context)
         response["X-Room-Version"] = str(result.room.version)
@@ -373,3 +416,45 @@ def to_lobby(request, slug, code):
     expected = _version(request.POST.get("version"))
     result = playing.to_lobby(engine, code, visitor_id(request), expected)
     return _respond(request, engine, code, result)
+
+
+# --- Spectators (rooms.watching) -------------------------------------------------------------
+
+
+@never_cache
+@require_safe
+def watch(request, slug, watch_code):
+    """/spiele/<slug>/zuschauen/<watch_code>/: the table as everyone sees it, live."""
+    engine = room_engine(slug, request)
+    game = _game(request, engine)
+    code = watching.code_of(engine, watch_code)
+    result = reading.load(engine, code) if code else locked.Result(None)
+    if result.room is None:
+        context = {"game": game, "engine": engine, "message": WATCH_MISSING}
+        return render(request, "rooms/missing.html", context, status=404)
+    watching.touch(engine.key, code, visitor_id(request))
+    context = room_context(request, engine, result.room, result.seats, spectator=True)
+    context["game"] = game
+    return render(request, "rooms/room.html", context)
+
+
+WATCH_MISSING = (
+    "Hier gibt es nichts (mehr) zu sehen: Der Raum ist geschlossen, oder der Link stimmt nicht."
+)
+
+
+@require_safe
+def watch_poll(request, slug, watch_code):
+    """A spectator's poll: 204 while nothing changed, else the body from seat None."""
+    engine = room_engine(slug, request)
+    since = _version(request.GET.get("v"))
+    code = watching.code_of(engine, watch_code)
+    if code is None:
+        return _render_body(request, engine, locked.Result(None, message=WATCH_MISSING))
+    watching.touch(engine.key, code, visitor_id(request))
+    info = reading.poll_info(engine, code)
+    if info is not None and since is not None and reading.unchanged(info, since, clock.now()):
+        response = HttpResponse(status=204)
+        patch_cache_control(response, no_store=True)
+        return response
+    return _render_body(request, engine, reading.load(engine, code), since=since, spectator=True)

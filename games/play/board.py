@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from django.urls import reverse
+
 from games import clock
-from games.play import driver
+from games.play import driver, replays
+
+
+def _replay_url(row) -> str:
+    replay = replays.replay_id(row.record) if row.state is not None else None
+    return reverse("games:replay", kwargs={"replay_id": replay}) if replay else ""
 
 
 def generic_board(
@@ -41,6 +48,7 @@ def generic_board(
         "poll_delay": None,
         "live": "",
         "mid_game": False,
+        "replay_url": _replay_url(row),
     }
     if row.state is not None:
         table = definition.present(

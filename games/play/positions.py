@@ -97,7 +97,7 @@ def board_html(position: dict | None) -> str:
 # --- „Von hier weiterspielen“ ----------------------------------------------------------------
 
 
-def can_continue(definition: GameDefinition, replay: Replay, at: replays.Position) -> bool:
+def can_continue(definition: GameDefinition, replay: Replay, step: int) -> bool:
     """The reader takes seat 0, bots the others: turn-based games whose demo allows that
     many bots, while the game still runs. A real-time game's bots and round clock live in
     its engine state (who is a bot, the round's time), so it cannot be resumed that way."""
@@ -106,7 +106,7 @@ def can_continue(definition: GameDefinition, replay: Replay, at: replays.Positio
         demo is not None
         and not definition.simultaneous
         and replay.record["players"] - 1 in demo.bot_counts
-        and definition.outcome(at.state) is None
+        and definition.outcome(replays.position(replay, definition, step).state) is None
     )
 
 

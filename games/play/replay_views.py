@@ -39,7 +39,8 @@ def visitors_of(request) -> set[str]:
 
 
 def _replay(request, replay_id: str):
-    replay = get_object_or_404(Replay, pk=replay_id)
+    # The keyframes are read only when this process has none (games.play.replays).
+    replay = get_object_or_404(Replay.objects.defer("keyframes", "final_state"), pk=replay_id)
     definition = replays.definition_of(replay)
     if definition is None or not replays.may_view(replay, visitors_of(request), request.user):
         raise Http404("Diese Partie gibt es nicht (mehr).")
@@ -73,31 +74,21 @@ def _step_links(replay: Replay, current: int) -> list[dict]:
 
 
 def stage_context(request, replay: Replay, definition, step: int, *, all_hands: bool) -> dict:
-    at = replays.position(replay, definition, step)
     last = step == replay.steps
     names = replays.names(replay.record)
     seats = []
     if last and all_hands:
         seats = [
-            {
-                "name": name,
-                "table": replays.table(definition, replay, at, seat),
-                "target_id": f"replay-seat-{seat}",
-            }
+            {"name": name, "board": replays.board(definition, replay, step, seat), "seat": seat}
             for seat, name in enumerate(names)
         ]
-    table = replays.table(definition, replay, at)
     return {
         "replay": replay,
         "definition": definition,
         "step": step,
         "steps": replay.steps,
         "last": last,
-        "table": table,
-        "table_template": definition.table_template,
-        "urls": {},
-        "version": step,
-        "target_id": "replay-board",
+        "board": replays.board(definition, replay, step),
         "all_hands": bool(seats),
         "seats": seats,
         "label": "Ausgeteilt" if step == 0 else replays.step_label(replay.record, step),
@@ -108,7 +99,7 @@ def stage_context(request, replay: Replay, definition, step: int, *, all_hands: 
         "hands_url": step_url(replay, replay.steps, karten="alle"),
         "public_url": step_url(replay, replay.steps),
         "share_url": request.build_absolute_uri(step_url(replay, step)),
-        "continue": positions.can_continue(definition, replay, at),
+        "continue": positions.can_continue(definition, replay, step),
         "position_reference": positions.replay_reference(replay, step),
     }
 
@@ -183,9 +174,9 @@ def play_on(request, replay_id):
     """„Von hier weiterspielen“: the position becomes the reader's demo against bots."""
     replay, definition = _replay(request, replay_id)
     step = _step_from_post(request, replay)
-    at = replays.position(replay, definition, step)
-    if not positions.can_continue(definition, replay, at):
+    if not positions.can_continue(definition, replay, step):
         raise Http404("Von dieser Stellung aus lässt sich nicht weiterspielen.")
+    at = replays.position(replay, definition, step)
     outcome = positions.continue_in_demo(request, definition, replay, at)
     if outcome.error:
         messages.warning(request, outcome.error)

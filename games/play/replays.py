@@ -11,8 +11,14 @@ module names no game: everything game-specific comes from the ``GameDefinition``
 
 from __future__ import annotations
 
+import bisect
+import time
 from dataclasses import dataclass
 from datetime import timedelta
+
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from games import clock
 from games.models import Replay
@@ -21,7 +27,9 @@ from games.play.definition import GameDefinition
 from site_config.lru import SizedLRU
 
 KEPT_DAYS = 90  # `manage.py cleanup_replays` removes older replays nobody saved
-KEYFRAME_EVERY = 16  # at most this many engine steps to reach any step
+KEYFRAME_EVERY = 16  # at most this many engine steps to reach any step …
+KEYFRAME_SECONDS = 0.001  # … and about this much engine time (a real-time game's steps
+# run its bots up to the step's moment: a keyframe every few steps there)
 
 
 def keep(
@@ -100,14 +108,20 @@ def replay_record(definition: GameDefinition, record: dict, until: int | None = 
     return state
 
 
-def compute_keyframes(definition: GameDefinition, record: dict) -> list[dict]:
-    """The states at steps 0, K, 2K … (K = ``KEYFRAME_EVERY``)."""
+def compute_keyframes(definition: GameDefinition, record: dict) -> list[list]:
+    """``[step, state]`` pairs from step 0 on: a new one after ``KEYFRAME_EVERY`` steps or
+    ``KEYFRAME_SECONDS`` of engine time, whichever comes first."""
     state = first_state(definition, record)
-    frames = [state]
+    frames = [[0, state]]
+    spent, since = 0.0, 0
     for index, entry in enumerate(record["log"], start=1):
+        started = time.perf_counter()
         state, _ = definition.replay_entry(state, entry)
-        if index % KEYFRAME_EVERY == 0:
-            frames.append(state)
+        spent += time.perf_counter() - started
+        since += 1
+        if since >= KEYFRAME_EVERY or spent >= KEYFRAME_SECONDS:
+            frames.append([index, state])
+            spent, since = 0.0, 0
     return frames
 
 
@@ -116,13 +130,13 @@ def _size(frames) -> int:
 
 
 # Keyframes of the replays this process showed lately, by replay id (a JSON parse less).
-_frames = SizedLRU(max_size=400, size=_size, max_entries=64)
+_frames = SizedLRU(max_size=4000, size=_size, max_entries=64)
 
 
-def keyframes(replay: Replay, definition: GameDefinition) -> list[dict]:
+def keyframes(replay: Replay, definition: GameDefinition) -> list[list]:
     frames = _frames.get(replay.pk)
     if frames is None:
-        frames = replay.keyframes
+        frames = Replay.objects.filter(pk=replay.pk).values_list("keyframes", flat=True).first()
         if not frames:
             frames = compute_keyframes(definition, replay.record)
             Replay.objects.filter(pk=replay.pk).update(keyframes=frames)
@@ -141,8 +155,8 @@ def position(replay: Replay, definition: GameDefinition, step: int) -> Position:
     """The state after ``step`` steps, from the nearest keyframe before it."""
     step = max(0, min(step, replay.steps))
     frames = keyframes(replay, definition)
-    base = min(step // KEYFRAME_EVERY, len(frames) - 1) * KEYFRAME_EVERY
-    state = frames[base // KEYFRAME_EVERY]
+    index = bisect.bisect_right([frame[0] for frame in frames], step) - 1
+    base, state = frames[index]
     events = definition.opening_events(state) if step == 0 else []
     for entry in replay.record["log"][base:step]:
         state, events = definition.replay_entry(state, entry)
@@ -184,6 +198,59 @@ def table(definition: GameDefinition, replay: Replay, at: Position, seat: int | 
     )
 
 
+@dataclass(frozen=True)
+class Board:
+    html: str  # the game's table template, drawn without a request (no CSRF token)
+    news: list[str]  # what the step did, worded for everyone at the table
+
+
+# A replay never changes: each drawn board is kept, in this process and in the shared cache.
+_boards = SizedLRU(max_size=16 * 1024 * 1024, size=lambda board: len(board.html), max_entries=4096)
+BOARD_CACHE_SECONDS = 24 * 60 * 60
+
+
+def board(definition: GameDefinition, replay: Replay, step: int, seat: int | None = None) -> Board:
+    """Step ``step`` drawn with the game's own table as ``seat`` saw it (None: everyone)."""
+    key = f"replay-board:{replay.pk}:{step}:{'all' if seat is None else seat}"
+    found = _boards.get(key)
+    if found is None:
+        cached = cache.get(key)
+        found = Board(mark_safe(cached[0]), cached[1]) if cached else None  # noqa: S308
+    if found is None:
+        at = position(replay, definition, step)
+        drawn = table(definition, replay, at, seat)
+        html = render_to_string(
+            definition.table_template,
+            {"table": drawn, "urls": {}, "version": step, "target_id": _target(seat)},
+        )
+        found = Board(mark_safe(html), list(drawn.news))  # noqa: S308 (rendered, escaped)
+        cache.set(key, (str(html), found.news), BOARD_CACHE_SECONDS)
+    _boards.put(key, found)
+    return found
+
+
+def _target(seat: int | None) -> str:
+    return "replay-board" if seat is None else f"replay-seat-{seat}"
+
+
 def definition_of(replay: Replay) -> GameDefinition | None:
     definition = registry.get(replay.engine)
     return definition if definition is not None and definition.replays else None
+
+
+def my_area(request) -> dict:
+    """„Meine Partien“ in „Mein Bereich“: the replays the account saved, newest first."""
+    saved = request.user.saved_replays.order_by("-created_at")[:100]
+    items = []
+    for replay in saved:
+        definition = definition_of(replay)
+        if definition is not None:
+            items.append(
+                {
+                    "replay": replay,
+                    "url": replay.get_absolute_url(),
+                    "title": definition.title,
+                    "names": ", ".join(names(replay.record)),
+                }
+            )
+    return {"replays": items, "kept_days": KEPT_DAYS}
