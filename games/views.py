@@ -220,6 +220,10 @@ def game_detail(request, slug):
         "has_mistakes_section": cache(
             lambda: any(s.kind == Section.Kind.MISTAKES for s in sections())
         ),
+        # A game with simulation figures shows them even if its article has no such section.
+        "has_statistics_section": cache(
+            lambda: any(s.kind == Section.Kind.STATISTICS for s in sections())
+        ),
         **play,
         "demo_fragment_url": game.get_demo_url()
         + "?"

@@ -17,7 +17,7 @@ from games.play.definition import (
     GameDefinition,
     Option,
 )
-from games.play.the_cat import examples, presenter, steps
+from games.play.the_cat import examples, presenter, statistics, steps
 from games.play.wording import join_names
 
 CHEAT_ON = "an"
@@ -124,4 +124,6 @@ THE_CAT = GameDefinition(
     verifiers=examples.VERIFIERS,
     example_steps=steps.example_steps,
     example_step_template="play/the_cat/example_step.html",
+    statistics_template="play/the_cat/statistics.html",
+    statistics=lambda: statistics.load(),  # looked up per call (tests replace ``load``)
 )
