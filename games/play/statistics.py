@@ -86,7 +86,7 @@ class SimulateCommand(BaseCommand):
 # --- One horizontal bar chart, drawn by play/_bar_chart.html -----------------------------------
 
 CHART_WIDTH = 360  # about a phone's column: 12px text stays 12px there
-CHART_RIGHT = 40  # room for the value right of the longest bar
+CHART_RIGHT = 52  # room for the value right of the longest bar („100 %“)
 CHART_TOP = 8
 CHART_AXIS = 30  # tick labels and the axis title under the bars
 
@@ -156,7 +156,7 @@ def nice_scale(largest: float, steps: int = 4) -> tuple[float, float]:
         return 1.0, 0.25
     raw = largest / steps
     power = 10 ** math.floor(math.log10(raw))
-    tick = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    tick = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
     return tick * math.ceil(largest / tick - 1e-9), tick
 
 

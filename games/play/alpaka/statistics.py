@@ -10,6 +10,7 @@ turns the stored figures into what ``play/alpaka/statistics.html`` draws.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from games.engines import alpaka
@@ -104,6 +105,9 @@ def _players(count: int) -> str:
     return f"{count} Spieler"
 
 
+AT = {2: "zu zweit", 3: "zu dritt", 4: "zu viert", 5: "zu fünft", 6: "zu sechst"}
+
+
 def present(stats) -> dict:
     rows = stats.figures["rows"]
     quits = sum(r["quits"] for r in rows)
@@ -190,10 +194,16 @@ def present(stats) -> dict:
                 ],
             },
         ],  # fmt: skip
-        "fewest_points": _players(min(rows, key=lambda r: r["points_per_round"])["players"]),
-        "most_points": _players(max(rows, key=lambda r: r["points_per_round"])["players"]),
-        "longest": _players(max(rows, key=lambda r: r["rounds_median"])["players"]),
+        "fewest_points": AT[min(rows, key=lambda r: r["points_per_round"])["players"]],
+        "fewest_points_value": number(min(r["points_per_round"] for r in rows), 1),
+        "most_points": AT[max(rows, key=lambda r: r["points_per_round"])["players"]],
+        "most_points_value": number(max(r["points_per_round"] for r in rows), 1),
+        # Only said when the numbers show it: more players, more points per head.
+        "points_grow": all(
+            a["points_per_round"] <= b["points_per_round"] for a, b in itertools.pairwise(rows)
+        ),
+        "longest": AT[max(rows, key=lambda r: r["rounds_median"])["players"]],
         "longest_rounds": number(max(r["rounds_median"] for r in rows)),
-        "shortest": _players(min(rows, key=lambda r: r["rounds_median"])["players"]),
+        "shortest": AT[min(rows, key=lambda r: r["rounds_median"])["players"]],
         "shortest_rounds": number(min(r["rounds_median"] for r in rows)),
     }

@@ -214,6 +214,10 @@ def present(stats) -> dict:
         "seat_columns": [f"Platz {seat + 1}" for seat in range(max(PLAYERS))],
         "widest_at": f"{widest} Spielern",
         "widest_spread": number(seat_spread[str(widest)], 2),
+        "widest_mean": number(sum(normal[str(widest)]["seat_points"]) / widest, 2),
+        # „hardly a difference“ only when the widest gap is small against the mean
+        "seats_even": seat_spread[str(widest)]
+        <= 0.15 * sum(normal[str(widest)]["seat_points"]) / widest,
         "removed_rows": removed_rows,
         "quickest": REMOVED_LABELS[quickest],
         "quickest_seconds": _seconds(removed[quickest]["seconds_median"]),
