@@ -70,11 +70,9 @@ def _remembered_name(request) -> str:
 
 def _list_context(request, definitions, poll_url: str, *, show_game: bool) -> dict:
     rooms = public.open_rooms(definitions, existing_visitor_id(request))
-    running = watching.running_games(definitions)
     return {
         "rooms": rooms,
-        "running": running,
-        "fingerprint": public.fingerprint(rooms) + watching.fingerprint(running),
+        "fingerprint": public.fingerprint(rooms),
         "poll_url": poll_url,
         "show_game": show_game,
         "remembered_name": _remembered_name(request),
@@ -111,6 +109,7 @@ def game_players(request, slug):
         raise Http404("Dieses Spiel gibt es nicht.")
     context = {
         **_list_context(request, [definition], poll_url, show_game=False),
+        "running": watching.running_games([definition]),
         "game": game,
         "definition": definition,
         "groups": _groups(game),
@@ -132,6 +131,7 @@ def find_players(request):
         return polled
     context = {
         **_list_context(request, definitions, poll_url, show_game=True),
+        "running": watching.running_games(definitions),
         "definitions": definitions,
         "groups_url": _url("groups:list"),
     }

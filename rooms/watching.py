@@ -124,10 +124,3 @@ def running_games(definitions: list[GameDefinition], now=None) -> list[RunningGa
         )
         for row in rooms
     ]
-
-
-def fingerprint(games: list[RunningGame]) -> str:
-    digest = hashlib.blake2s(digest_size=8)
-    for game in games:
-        digest.update(repr((game.watch_code, game.players)).encode())
-    return digest.hexdigest()
