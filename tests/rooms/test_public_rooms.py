@@ -158,7 +158,7 @@ def test_started_and_full_rooms_are_not_listed(hosted, seed):
     assert "bei <strong>Anna</strong>" not in text(box(cleo.client))
     # No seat to take any more; the running game is listed to watch (rooms.watching).
     page = text(cleo.client.get("/mitspieler-finden/"))
-    assert "bei <strong>Anna</strong>" not in page and "open-room__action\" method=\"post" not in page
+    assert "bei <strong>Anna</strong>" not in page and 'open-room__action" method="post' not in page
     assert f"/zuschauen/{room_of(anna).watch_code}/" in page
 
 

@@ -152,5 +152,13 @@ def test_a_spectator_gets_no_hidden_card_over_a_whole_game(players, clock, monke
             clock.advance(2)
     assert room_of(anna).status == Room.Status.FINISHED
     assert checked > 20
+    # The finished game is a replay for the room's players only.
+    from games.models import Replay
+
+    replay = Replay.objects.get()
+    assert replay.source == "room" and not replay.public
+    assert spectator.get(replay.get_absolute_url()).status_code == 404
+    assert anna.client.get(replay.get_absolute_url()).status_code == 200
+    assert "Partie nachspielen" in text(anna.get())
     # What a stream tells anyone: "version" or "version|next deadline", numbers only.
     assert published and all(re.fullmatch(r"-?\d+(\|\d+\.\d+)?", notice) for notice in published)

@@ -111,3 +111,57 @@ def test_report_from_a_replay_step_carries_the_position(client, editor_client):
     assert report.position["step"] == 4 and report.position["replay"] == replay.pk
     admin = editor_client.get(f"/admin/feedback/errorreport/{report.pk}/change/").content.decode()
     assert "position-board" in admin and "alp-" in admin
+
+
+def test_saved_replays_are_listed_in_my_area_and_outlive_the_cleanup(client, django_user_model):
+    from datetime import timedelta
+
+    from games import clock
+
+    user = django_user_model.objects.create_user("leserin", password="geheim-123")
+    client.force_login(user)
+    replay = _kept("the_cat")
+    page = client.get(replay.get_absolute_url()).content.decode()
+    assert "Merken" in page
+    client.post(f"{replay.get_absolute_url()}merken/", {"merken": "1"})
+    area = client.get("/mein-bereich/").content.decode()
+    assert "Meine Partien" in area and replay.get_absolute_url() in area
+    Replay.objects.filter(pk=replay.pk).update(
+        created_at=clock.now() - timedelta(days=replays.KEPT_DAYS + 5)
+    )
+    assert replays.cleanup() == 0
+    client.post(f"{replay.get_absolute_url()}merken/", {"merken": "0"})
+    assert replays.cleanup() == 1
+
+
+def test_a_report_from_the_demo_carries_its_position(client, editor_client):
+    game = make_game("katz-und-maus", title="Katz und Maus", demo_engine="katz_und_maus")
+    client.post("/spiele/katz-und-maus/demo/start/", {"version": "0", "bots": "1"})
+    row = DemoGame.objects.get(engine="katz_und_maus")
+    assert row.record is not None and row.record["log"] == []
+    form = client.get(f"/spiele/{game.slug}/fehler-melden/", headers={"HX-Request": "true"})
+    html = form.content.decode()
+    reference = re.search(r'name="stellung" value="([^"]+)"', html).group(1)
+    assert "Stellung deiner Partie" in html
+    from datetime import timedelta
+
+    from games import clock
+
+    real = clock.now()
+    clock.set_clock(lambda: real + timedelta(minutes=2))
+    try:
+        client.post(
+            f"/spiele/{game.slug}/fehler-melden/",
+            {"message": "Der Bot hat falsch abgelegt.", "stellung": reference,
+             "t": re.search(r'name="t" value="([^"]+)"', html).group(1)},
+        )  # fmt: skip
+    finally:
+        clock.set_clock(None)
+    report = ErrorReport.objects.get()
+    assert report.position["seat"] == 0 and report.position["record"]["seed"] == row.record["seed"]
+    admin = editor_client.get(f"/admin/feedback/errorreport/{report.pk}/change/").content.decode()
+    assert "position-board" in admin and "der Demo-Partie" in admin
+    # A reference for another game's position attaches nothing.
+    from games.play import positions
+
+    assert positions.resolve(reference, row.visitor, "alpaka") is None
