@@ -98,7 +98,7 @@ def main() -> None:
                 f" {row['starter_fair']:>5.1%}"
             )
 
-    table("Balance: the article's rules", simulate(sim_games, 1))
+    table("Balance: the article's rules (the source's end of game)", simulate(sim_games, 1))
     table("Teams (4 and 6 players)", simulate(sim_games, 1, players=(4, 6), teams=True))
     quick = max(50, sim_games // 3)
     table(
@@ -106,8 +106,8 @@ def main() -> None:
         simulate(quick, 2, stock_sizes={3: 20, 4: 15, 5: 12, 6: 10}),
     )
     table(
-        "Alternative: no new draw pile from the build piles",
-        simulate(quick, 3, empty_draw="end"),
+        "Variant: a new draw pile from the build piles",
+        simulate(quick, 3, empty_draw="recycle"),
     )
     table("Alternative: complete piles removed", simulate(quick, 4, completed="remove"))
 

@@ -17,6 +17,25 @@ ROOT = Path(__file__).resolve().parents[1]
 
 POSTGRES_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 
+# The production servers exactly as README.md („Produktion starten“) starts them: the shipped
+# site_config/gunicorn.conf.py decides worker class, worker count and recycling, so a
+# benchmark passes none of them (tests/test_operations.py checks the README names these).
+SHIPPED_CONFIG = "site_config/gunicorn.conf.py"
+SHIPPED_SERVERS = {
+    "uvicorn workers (ASGI)": "site_config.asgi:application",
+    "sync workers (WSGI)": "site_config.wsgi:application",
+}
+
+
+def shipped_command(app: str) -> list[str]:
+    """The README's command for ``app`` (a value of SHIPPED_SERVERS)."""
+    return [str(Path(sys.executable).parent / "gunicorn"), "-c", SHIPPED_CONFIG, app]
+
+
+def worker_pids(master: int) -> list[int]:
+    """gunicorn's workers: the master's children."""
+    return process_tree(master)[1:]
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -64,7 +83,13 @@ def setup_django(env: dict) -> None:
 
 
 def start_gunicorn(
-    app: str, port: int, env: dict, workers: int, log_path: str, *extra_args: str
+    app: str,
+    port: int,
+    env: dict,
+    workers: int,
+    log_path: str,
+    *extra_args: str,
+    settings: str = "site_config.settings.prod",
 ) -> subprocess.Popen:
     """gunicorn with the production settings on 127.0.0.1:``port``, in a session of its own
     (``stop_gunicorn`` ends master and workers). Without a DATABASE_URL in ``env`` it uses
@@ -72,7 +97,7 @@ def start_gunicorn(
     full_env = {
         **os.environ,
         **env,
-        "DJANGO_SETTINGS_MODULE": "site_config.settings.prod",
+        "DJANGO_SETTINGS_MODULE": settings,
         "DJANGO_SECRET_KEY": env.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(50),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "DJANGO_SECURE_SSL_REDIRECT": "0",

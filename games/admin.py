@@ -54,7 +54,7 @@ class GameAdmin(VersionAdmin):
             {
                 "fields": [
                     ("players_min", "players_max"),
-                    ("min_age", "min_age_estimated", "duration_minutes"),
+                    ("min_age", "min_age_estimated", "duration_minutes", "duration_kind"),
                     ("year", "complexity"),
                     ("card_count", "article_number"),
                     "audience",

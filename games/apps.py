@@ -9,11 +9,11 @@ class GamesConfig(AppConfig):
     def ready(self):
         from games import availability  # noqa: F401  (drops the cached slugs on changes)
         from games.editors import ensure_editors_group
-        from games.play import deadline_loop, driver
+        from games.play import deadline_loop, demo_deadlines
         from site_config import page_cache_signals  # noqa: F401  (content edits empty the page cache)
 
         # The demos' bot moves are made on time while their readers watch.
-        deadline_loop.register(driver.DUE_SOURCE)
+        deadline_loop.register(demo_deadlines.DUE_SOURCE)
         # „Meine Partien“: replays an account saved (kept beyond the 90 days).
         from accounts.sections import MyAreaSection, register
         from games.play import replays

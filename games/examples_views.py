@@ -1,21 +1,23 @@
 """One worked example as a step-through: a step for htmx, a page without JavaScript.
 
-The game page lists every step of a checked example (readable without
-JavaScript); with htmx its Zurück/Weiter links fetch the figure of one step
-from here. The same address without htmx is a page of its own, so the links
-work in a new tab and without JavaScript too.
+The game page shows the first step of a checked example; every other step loads
+on demand: with htmx its Zurück/Weiter links fetch the figure of one step from
+here. The same address without htmx is a page of its own, so the links work in a
+new tab and without JavaScript too. Both are whole-page cached like the game page
+(``cached_page``: public for readers, never for staff, who may see a working copy).
 """
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
-from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from games.models import Game
 from games.play import definition as registry
 from games.play.steps import step_through
+from rules.citations import Citations
 from rules.publishing import article_for_page
+from site_config.page_cache import cached_page
 
 STEP_PARAM = "schritt"
 FIGURE = "includes/example_steps.html#figure"
@@ -29,6 +31,7 @@ def _step_number(request, count: int) -> int:
 
 
 @require_safe
+@cached_page
 @vary_on_headers("HX-Request")
 def example_step(request, slug, number):
     game = get_object_or_404(Game.objects.visible_to(request.user), slug=slug)
@@ -48,6 +51,8 @@ def example_step(request, slug, number):
         "through": through,
         "current": current,
         "announce": through.steps[current - 1]["title"],
+        # Citations lead to the article's „Quellen“ on the game page.
+        "cites": Citations.of(article.sources.all(), base=game.get_absolute_url()),
     }
     if request.htmx:
         response = render(request, FIGURE, context)
@@ -55,6 +60,4 @@ def example_step(request, slug, number):
         play = registry.get(example.engine_check.get("engine", ""))
         context["head_templates"] = [play.head_template] if play and play.head_template else []
         response = render(request, "games/example_page.html", context)
-    # Staff may see a working copy here: no shared caches.
-    patch_cache_control(response, private=True)
     return response

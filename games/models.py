@@ -72,7 +72,15 @@ class GameQuerySet(models.QuerySet):
             | Q(short_description__icontains=text)
             | Q(publishers__name__icontains=text)
             | Q(authors__name__icontains=text)
+            # Other names of things (the published glossary): „Hilfsstapel“ finds its game.
+            | Q(article__status="published", article__search_terms__icontains=text)
         ).distinct()
+
+
+class DurationKind(models.TextChoices):
+    ABOUT = "etwa", "etwa (Angabe der Quelle)"
+    UP_TO = "bis", "bis zu (Obergrenze der Quelle)"
+    ESTIMATE = "geschaetzt", "etwa (unsere Schätzung)"
 
 
 class Game(models.Model):
@@ -99,6 +107,13 @@ class Game(models.Model):
         help_text="Keine Angabe von Verlag oder Quelle: Die Seite nennt das Alter als unsere Einschätzung.",
     )
     duration_minutes = models.PositiveSmallIntegerField("Dauer (Minuten)")
+    duration_kind = models.CharField(
+        "Art der Dauer",
+        max_length=10,
+        choices=DurationKind.choices,
+        default=DurationKind.ABOUT,
+        help_text="Wie die Quelle die Dauer angibt: ungefähr, als Obergrenze – oder gar nicht.",
+    )
     year = models.PositiveSmallIntegerField("Erscheinungsjahr", null=True, blank=True)
     is_traditional = models.BooleanField(
         "traditionelles Spiel",
@@ -168,6 +183,16 @@ class Game(models.Model):
         if self.players_min == self.players_max:
             return f"{self.players_min}"
         return f"{self.players_min}–{self.players_max}"
+
+    @property
+    def duration_label(self) -> str:
+        """„etwa 20 Minuten“, „bis zu 30 Minuten“ or „etwa 15 Minuten (unsere Schätzung)“."""
+        minutes = f"{self.duration_minutes} Minuten"
+        if self.duration_kind == DurationKind.UP_TO:
+            return f"bis zu {minutes}"
+        if self.duration_kind == DurationKind.ESTIMATE:
+            return f"etwa {minutes} (unsere Schätzung)"
+        return f"etwa {minutes}"
 
     @property
     def has_demo(self):

@@ -63,8 +63,8 @@ def game_json_ld(request, game, article=None) -> list[dict]:
         "about": {"@id": url + "#spiel"},
         "dateModified": last_modified(game, article).isoformat(),
     }
-    if article is not None and article.rulebook_read_on:
-        page["lastReviewed"] = article.rulebook_read_on.isoformat()
+    if reviewed := _last_read(article):
+        page["lastReviewed"] = reviewed.isoformat()
     breadcrumbs = {
         "@context": "https://schema.org",
         "@type": "BreadcrumbList",
@@ -79,3 +79,13 @@ def game_json_ld(request, game, article=None) -> list[dict]:
         ],
     }
     return [data, page, breadcrumbs]
+
+
+def _last_read(article):
+    """When the editors last read a source of the article themselves (None: never)."""
+    if article is None:
+        return None
+    dates = [source.read_on for source in article.sources.all() if source.read_on]
+    if article.rulebook_read_on:
+        dates.append(article.rulebook_read_on)
+    return max(dates, default=None)

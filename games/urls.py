@@ -3,6 +3,7 @@ from django.urls import path
 from games import examples_views, views
 from games.play import replay_views
 from games.play import views as demo
+from rules import views as rules_views
 
 app_name = "games"
 
@@ -19,6 +20,8 @@ urlpatterns = [
     path(REPLAY + "weiterspielen/", replay_views.play_on, name="replay_play_on"),
     path("spiele/<slug:slug>/", views.game_detail, name="detail"),
     path(DEMO, views.game_demo, name="demo"),
+    # One printable page per game (rules/views.py).
+    path("spiele/<slug:slug>/kurzregel/", rules_views.short_rules, name="short_rules"),
     # One step of a worked example (htmx) or the example as a page of its own.
     path(
         "spiele/<slug:slug>/beispiel/<int:number>/",

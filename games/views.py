@@ -14,6 +14,7 @@ from games.forms import CatalogueFilterForm
 from games.models import Edition, Game
 from games.play import definition as registry
 from games.play import views as demo_views
+from rules.citations import NO_SOURCES
 from rules.models import Section
 from rules.publishing import SNAPSHOT_DIGEST, PublishedArticle, article_for_page
 from site_config import content_versions
@@ -45,8 +46,9 @@ def catalogue(request):
         "games": cache(games),
         # The filter form shows nothing but the query string's values.
         "form_key": f"{code_stamp()}:catalogue-form:{request.GET.urlencode()}",
-        # The results show every visible game's row, people and vote averages.
-        "results_key": query_part_key(request, "catalogue", "games", "votes"),
+        # The results show every visible game's row, people and vote averages; a search
+        # also reads the published articles' glossary words.
+        "results_key": query_part_key(request, "catalogue", "games", "votes", "articles"),
     }
     if request.htmx:
         return render(request, "games/catalogue.html#results", context)
@@ -224,6 +226,11 @@ def game_detail(request, slug):
         "has_statistics_section": cache(
             lambda: any(s.kind == Section.Kind.STATISTICS for s in sections())
         ),
+        "has_short_rules": cache(
+            lambda: any(s.kind == Section.Kind.SHORT_RULES for s in sections())
+        ),
+        # Citations („[@key S. 2]“) link to the article's sources (rules/citations.py).
+        "cites": cache(lambda: article.citations if article else NO_SOURCES),
         **play,
         "demo_fragment_url": game.get_demo_url()
         + "?"
@@ -251,6 +258,12 @@ def game_detail(request, slug):
     return response
 
 
+def _has_short_rules(request, game) -> bool:
+    """Whether the article the reader sees has a Kurzregel (the demo page links it)."""
+    article = article_for_page(request, game).article
+    return bool(article) and any(s.kind == Section.Kind.SHORT_RULES for s in article.sections.all())
+
+
 @require_safe
 @vary_on_headers("HX-Request")
 def game_demo(request, slug):
@@ -264,6 +277,7 @@ def game_demo(request, slug):
             request, context["demo"].template, {"game": game, "demo": context["demo_context"]}
         )
     else:
+        context["has_short_rules"] = _has_short_rules(request, game)
         response = render(request, "games/game_demo.html", context)
     response["Cache-Control"] = PER_VISITOR_CACHE_CONTROL
     return response

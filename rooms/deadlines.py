@@ -64,11 +64,12 @@ def apply_due(engine: GameDefinition, code: str) -> bool:
         if room is None or room.status != Room.Status.PLAYING or locked.idle(room, now):
             return False
         ctx = locked.Locked(engine, room, list(room.seats.all()), now)
+        shown = room.version
         locked.advance(ctx)
         if not ctx.changed:
             return False
         room.save()
-        locked.announce(room)
+        locked.announce(room, engine, since=shown)
         return True
 
 

@@ -81,7 +81,7 @@ def set_public(
             return "Der Raum ist jetzt öffentlich: Er steht unter „Mitspieler finden“."
         return "Der Raum ist jetzt privat: Nur wer den Link hat, kann beitreten."
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)
 
 
 def update_options(engine: GameDefinition, code: str, visitor: str, data) -> locked.Result:
@@ -98,7 +98,7 @@ def update_options(engine: GameDefinition, code: str, visitor: str, data) -> loc
             return "Einstellungen übernommen."
         return None
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)
 
 
 def start(engine: GameDefinition, code: str, visitor: str) -> locked.Result:
@@ -120,4 +120,4 @@ def start(engine: GameDefinition, code: str, visitor: str) -> locked.Result:
         playing.deal_new_game(ctx)
         return None
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)

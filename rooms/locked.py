@@ -23,6 +23,7 @@ from games.play import live, replays, scheduler
 from games.play.definition import GameDefinition
 from games.play.locking import sqlite_refused
 from games.play.table import LOG_MAX, Table
+from rooms import body
 from rooms.models import Room, Seat
 
 IDLE_AFTER = timedelta(hours=24)
@@ -180,8 +181,11 @@ def keep_replay(ctx: Locked) -> None:
         ctx.room.record = table.record
 
 
-def run(engine: GameDefinition, code: str, work: Callable[[Locked], str | None]) -> Result:
-    """``_run_locked``, retried when SQLite refuses the lock outright.
+def run(
+    engine: GameDefinition, code: str, work: Callable[[Locked], str | None], visitor: str = ""
+) -> Result:
+    """``_run_locked``, retried when SQLite refuses the lock outright. ``visitor``: who
+    asked (their own answer shows the change; the others get it pushed).
 
     File-based SQLite queues writers itself (IMMEDIATE transactions and a busy
     timeout); a shared-cache database (the in-memory test database) answers
@@ -189,7 +193,7 @@ def run(engine: GameDefinition, code: str, work: Callable[[Locked], str | None])
     """
     for attempt in range(LOCK_RETRIES):
         try:
-            return _run_locked(engine, code, work)
+            return _run_locked(engine, code, work, visitor)
         except OperationalError as error:
             if not sqlite_refused(error) or attempt == LOCK_RETRIES - 1:
                 raise
@@ -197,7 +201,9 @@ def run(engine: GameDefinition, code: str, work: Callable[[Locked], str | None])
     raise AssertionError("unreachable")
 
 
-def _run_locked(engine: GameDefinition, code: str, work: Callable[[Locked], str | None]) -> Result:
+def _run_locked(
+    engine: GameDefinition, code: str, work: Callable[[Locked], str | None], visitor: str
+) -> Result:
     """Lock the room, apply due deadlines, run ``work`` and save.
 
     ``work`` returns an optional German note. It raises ``RoomError`` to refuse
@@ -214,6 +220,7 @@ def _run_locked(engine: GameDefinition, code: str, work: Callable[[Locked], str 
             announce_gone(engine, code)
             return Result(None, message=MISSING)
         ctx = Locked(engine, room, list(room.seats.all()), now)
+        shown = room.version
         advance(ctx)
         advanced, ctx.changed = ctx.changed, False
         snapshot = ctx.snapshot()
@@ -234,7 +241,7 @@ def _run_locked(engine: GameDefinition, code: str, work: Callable[[Locked], str 
             return result
         if ctx.changed or advanced:
             room.save()
-            announce(room)
+            announce(room, engine, since=shown, skip=ctx.seat_for(visitor) if ctx.changed else None)
         result.seats = list(room.seats.all())
         return result
 
@@ -255,9 +262,31 @@ def next_due(room: Room) -> datetime | None:
     return scheduler.Timers(room.deadline, room.bot_due).next_due()
 
 
-def announce(room: Room) -> None:
-    """Every browser in the room learns the new version (and each deadline loop the next due)."""
-    live.publish_on_commit(room_channel(room.engine, room.code), room.version, next_due(room))
+def announce(
+    room: Room,
+    engine: GameDefinition | None = None,
+    *,
+    since: int | None = None,
+    skip: Seat | None = None,
+) -> None:
+    """Every browser in the room learns the new version (and each deadline loop the next due).
+
+    With ``engine``, once the change is committed, the table is drawn for every seat
+    and spectator whose stream is open (not for ``skip``, who asked and gets the
+    answer) and pushed to them: what happened since version ``since``.
+    """
+    channel = room_channel(room.engine, room.code)
+    version, due = room.version, next_due(room)
+    if engine is None or not live.enabled():
+        live.publish_on_commit(channel, version, due)
+        return
+
+    def publish() -> None:
+        seats = list(room.seats.all())
+        views = body.pushed_views(engine, room, seats, since=since, skip=skip)
+        live.publish(channel, version, due, views)
+
+    transaction.on_commit(publish)
 
 
 def announce_gone(engine: GameDefinition, code: str) -> None:

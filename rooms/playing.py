@@ -44,7 +44,7 @@ def act(
         locked.finish_if_over(ctx)
         return None
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)
 
 
 def rematch(engine: GameDefinition, code: str, visitor: str, expected: int | None) -> locked.Result:
@@ -65,7 +65,7 @@ def rematch(engine: GameDefinition, code: str, visitor: str, expected: int | Non
         deal_new_game(ctx)
         return None
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)
 
 
 def to_lobby(
@@ -83,7 +83,7 @@ def to_lobby(
         _back_to_lobby(ctx)
         return None
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)
 
 
 def _renumber(ctx: locked.Locked) -> list[Seat]:

@@ -43,7 +43,7 @@ def clean_name(raw) -> str:
 
 
 def join(engine: GameDefinition, code: str, visitor: str, name) -> locked.Result:
-    return locked.run(engine, code, _joining(visitor, name))
+    return locked.run(engine, code, _joining(visitor, name), visitor)
 
 
 def join_public(engine: GameDefinition, public_code: str, visitor: str, name) -> locked.Result:
@@ -64,7 +64,7 @@ def join_public(engine: GameDefinition, public_code: str, visitor: str, name) ->
             raise RoomError(NOT_PUBLIC)
         return joining(ctx)
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)
 
 
 def _joining(visitor: str, name) -> Callable[[locked.Locked], str | None]:
@@ -125,7 +125,7 @@ def add_bot(engine: GameDefinition, code: str, visitor: str, token: str = "") ->
         ctx.bump()
         return None
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)
 
 
 def remove_bot(engine: GameDefinition, code: str, visitor: str, seat_id) -> locked.Result:
@@ -144,7 +144,7 @@ def remove_bot(engine: GameDefinition, code: str, visitor: str, seat_id) -> lock
         ctx.bump()
         return None
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)
 
 
 def leave(engine: GameDefinition, code: str, visitor: str) -> locked.Result:
@@ -193,7 +193,7 @@ def leave(engine: GameDefinition, code: str, visitor: str) -> locked.Result:
         locked.finish_if_over(ctx)
         return "Du hast den Raum verlassen."
 
-    return locked.run(engine, code, work)
+    return locked.run(engine, code, work, visitor)
 
 
 def _next_human(ctx: locked.Locked, number: int) -> Seat:

@@ -9,9 +9,7 @@ never reaches a template.
 from __future__ import annotations
 
 import contextlib
-import math
 import secrets
-from datetime import datetime
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
@@ -26,10 +24,9 @@ from django_htmx.http import HttpResponseStopPolling
 from games import availability, clock
 from games.models import Game
 from games.play import definition as registry
-from games.play import replays
 from games.play.definition import GameDefinition
 from games.visitors import visitor_id
-from rooms import lobby, locked, playing, reading, seating, watching
+from rooms import body, lobby, locked, playing, reading, seating, watching
 from rooms.models import Room
 from site_config.ratelimit import HOUR, Limit, client_ip, hit
 
@@ -56,12 +53,6 @@ def _game(request, engine) -> Game:
     return game
 
 
-def seconds_left(moment: datetime | None, now: datetime) -> int | None:
-    if moment is None:
-        return None
-    return max(0, math.ceil((moment - now).total_seconds()))
-
-
 def _version(raw) -> int | None:
     try:
         return int(raw)
@@ -69,142 +60,29 @@ def _version(raw) -> int | None:
         return None
 
 
-def _urls(engine, code: str) -> dict:
-    def url(name):
-        return reverse(f"rooms:{name}", kwargs={"slug": engine.slug, "code": code})
-
-    return {
-        name: url(name)
-        for name in (
-            "room",
-            "poll",
-            "join",
-            "options",
-            "add_bot",
-            "remove_bot",
-            "start",
-            "act",
-            "leave",
-            "rematch",
-            "lobby",
-            "visibility",
-        )
-    }
-
-
-def _replay_url(room: Room) -> str:
-    replay = replays.replay_id(room.record) if room.status == Room.Status.FINISHED else None
-    return reverse("games:replay", kwargs={"replay_id": replay}) if replay else ""
-
-
-def watch_urls(engine, watch_code: str) -> dict:
-    kwargs = {"slug": engine.slug, "watch_code": watch_code}
-    return {
-        "room": reverse("rooms:watch", kwargs=kwargs),
-        "poll": reverse("rooms:watch_poll", kwargs=kwargs),
-        "live": reverse("rooms:watch_live", kwargs=kwargs),
-    }
-
-
 def room_context(
     request, engine, room: Room, seats, *, message: str = "", since=None, spectator=False
 ) -> dict:
     """The room body for the requesting visitor: lobby, table or join form.
 
-    ``spectator``: the page of the watch link – seat None whoever asks, the watch
-    code's URLs, never the invite link.
+    ``spectator``: the watch link's page – seat None whoever asks (rooms.watching).
     """
     visitor = visitor_id(request)
-    me = (
-        None
-        if spectator
-        else next((s for s in seats if s.visitor == visitor and not s.is_bot), None)
+    me = None
+    if not spectator:
+        me = next((s for s in seats if s.visitor == visitor and not s.is_bot), None)
+    context = body.context(
+        engine,
+        room,
+        seats,
+        me,
+        origin=f"{request.scheme}://{request.get_host()}",
+        message=message,
+        since=since,
+        spectator=spectator,
     )
-    playing_seat = me if me is not None and not me.left else None
-    active = [s for s in seats if not s.left]
-    host = next((s for s in seats if s.is_host), None)
-    is_host = playing_seat is not None and playing_seat.is_host
-    urls = watch_urls(engine, room.watch_code) if spectator else _urls(engine, room.code)
-
-    table = None
-    if room.state is not None:
-        seat_number = playing_seat.number if playing_seat else None
-        view = engine.view(room.state, seat_number)
-        table = engine.present(
-            view,
-            bots={s.number for s in seats if s.is_bot},
-            hosts={s.number for s in seats if s.is_host},
-            remaining=seconds_left(room.deadline, clock.now()),
-            log=room.log,
-            since=since,
-        )
-
-    count = len(active)
-    if count < engine.min_players:
-        start_reason = (
-            f"Zum Starten braucht es mindestens {engine.min_players} Spieler – "
-            "teile den Link oder nimm einen Bot dazu."
-        )
-    else:
-        start_reason = ""
-    options = engine.option_choices(room.options)
-    live = []
-    if message:
-        live.append(message)
-    if table is not None and since is not None:
-        live += table.news
-        if table.news and table.attention:
-            live.append(table.status)
-    return {
-        "engine": engine,
-        "room": room,
-        "status": room.status,
-        "me": playing_seat,
-        "me_left": me is not None and me.left,
-        "is_host": is_host,
-        "host": host,
-        "seats": [
-            {
-                "id": s.pk,
-                "number": s.number,
-                "name": s.name,
-                "is_me": s is playing_seat,
-                "is_host": s.is_host,
-                "is_bot": s.is_bot,
-            }
-            for s in active
-        ],
-        "player_count": count,
-        "free_seats": engine.max_players - count,
-        "min_players": engine.min_players,
-        "max_players": engine.max_players,
-        "can_start": is_host and not start_reason,
-        "start_reason": start_reason,
-        "options": options,
-        "option_summary": engine.option_summary(room.options),
-        "invite_url": "" if spectator else request.build_absolute_uri(urls["room"]),
-        "spectator": spectator,
-        # The host passes the watch link on (the only way into a private room's game).
-        "watch_url": (
-            request.build_absolute_uri(watch_urls(engine, room.watch_code)["room"])
-            if is_host and room.watch_code
-            else ""
-        ),
-        "watchers": watching.count(room) if room.status != Room.Status.LOBBY else 0,
-        "live_url": urls["live"]
-        if spectator
-        else reverse("rooms:live", kwargs={"slug": engine.slug, "code": room.code}),
-        "table": table,
-        "table_template": engine.table_template,
-        "urls": urls,
-        "version": room.version,
-        "bot_token": secrets.token_urlsafe(12),
-        "message": message,
-        "live": " ".join(live),
-        "target_id": "room-body",
-        "poll": True,
-        "replay_url": _replay_url(room),
-    }
+    context["bot_token"] = secrets.token_urlsafe(12)
+    return context
 
 
 def _render_body(request, engine, result, *, since=None, spectator=False):
@@ -302,6 +180,7 @@ def room(request, slug, code):
         return response
     context = room_context(request, engine, result.room, result.seats)
     context["game"] = game
+    context["live_url"] = reverse("rooms:live", kwargs={"slug": engine.slug, "code": code})
     return render(request, "rooms/room.html", context)
 
 
@@ -435,6 +314,7 @@ def watch(request, slug, watch_code):
     watching.touch(engine.key, code, visitor_id(request))
     context = room_context(request, engine, result.room, result.seats, spectator=True)
     context["game"] = game
+    context["live_url"] = body.watch_urls(engine, watch_code)["live"]
     return render(request, "rooms/room.html", context)
 
 

@@ -8,7 +8,15 @@ from reversion.admin import VersionAdmin
 
 from games.admin import SortableInlineMixin
 from rules import publishing
-from rules.models import CommonMistake, FrequentQuestion, RulesArticle, Section, WorkedExample
+from rules.models import (
+    CommonMistake,
+    FrequentQuestion,
+    GlossaryEntry,
+    RulesArticle,
+    Section,
+    Source,
+    WorkedExample,
+)
 
 # Reverting to an older version restores the working copy only; what is online
 # changes when someone publishes again.
@@ -42,6 +50,16 @@ class FrequentQuestionInline(SortableInlineMixin, admin.StackedInline):
     fields = ["position", ("title", "pages"), "body"]
 
 
+class SourceInline(SortableInlineMixin, admin.StackedInline):
+    model = Source
+    fields = ["position", ("key", "label"), "title", ("edition", "read_on"), "covers"]
+
+
+class GlossaryEntryInline(SortableInlineMixin, admin.StackedInline):
+    model = GlossaryEntry
+    fields = ["position", ("term", "other_names"), "body"]
+
+
 @admin.register(RulesArticle)
 class RulesArticleAdmin(VersionAdmin):
     list_display = [
@@ -53,7 +71,14 @@ class RulesArticleAdmin(VersionAdmin):
     list_select_related = ["game"]
     autocomplete_fields = ["game"]
     readonly_fields = ["status", "publication", "published_at", "updated_at"]
-    inlines = [SectionInline, WorkedExampleInline, CommonMistakeInline, FrequentQuestionInline]
+    inlines = [
+        SectionInline,
+        WorkedExampleInline,
+        CommonMistakeInline,
+        FrequentQuestionInline,
+        GlossaryEntryInline,
+        SourceInline,
+    ]
     actions = ["publish", "unpublish"]
     fieldsets = [
         (None, {"fields": ["game", "status", "publication", "published_at", "updated_at"]}),
@@ -76,11 +101,7 @@ class RulesArticleAdmin(VersionAdmin):
 
     def get_queryset(self, request):
         # The list compares working copy and snapshot; prefetch keeps that at 4 queries.
-        return (
-            super()
-            .get_queryset(request)
-            .prefetch_related("sections", "examples", "mistakes", "questions")
-        )
+        return super().get_queryset(request).prefetch_related(*publishing.PARTS)
 
     @admin.display(description="unveröffentlichte Änderungen", boolean=True)
     def pending_changes(self, article):
@@ -123,9 +144,7 @@ class RulesArticleAdmin(VersionAdmin):
 
     def _publish_one(self, request, article):
         # Re-read the parts: the formsets just saved them.
-        article = RulesArticle.objects.prefetch_related(
-            "sections", "examples", "mistakes", "questions"
-        ).get(pk=article.pk)
+        article = RulesArticle.objects.prefetch_related(*publishing.PARTS).get(pk=article.pk)
         publishing.publish(article)
         self.message_user(
             request,

@@ -13,7 +13,15 @@ import reversion
 from django.db import transaction
 
 from games.models import Edition, Game, Mechanic, Person, Publisher
-from rules.models import CommonMistake, FrequentQuestion, RulesArticle, Section, WorkedExample
+from rules.models import (
+    CommonMistake,
+    FrequentQuestion,
+    GlossaryEntry,
+    RulesArticle,
+    Section,
+    Source,
+    WorkedExample,
+)
 from rules.publishing import publish as publish_article
 
 CONTENT_DIR = Path(__file__).resolve().parent / "content"
@@ -21,7 +29,7 @@ CONTENT_DIR = Path(__file__).resolve().parent / "content"
 GAME_FIELDS = (
     "title", "original_title", "short_description", "lead", "players_min", "players_max",
     "min_age", "duration_minutes", "year", "card_count", "article_number", "demo_engine",
-    "audience", "good_to_know", "is_traditional", "min_age_estimated",
+    "audience", "good_to_know", "is_traditional", "min_age_estimated", "duration_kind",
 )  # fmt: skip
 ARTICLE_FIELDS = (
     "rulebook_title", "rulebook_publisher", "rulebook_version", "rulebook_year",
@@ -128,6 +136,29 @@ def create_game(data: dict, publish: bool = True) -> Game:
     FrequentQuestion.objects.bulk_create(
         FrequentQuestion(article=article, **_part_fields(question, position))
         for position, question in enumerate(data.get("questions", []))
+    )
+    Source.objects.bulk_create(
+        Source(
+            article=article,
+            key=source["key"],
+            label=source["label"],
+            title=source["title"].strip(),
+            edition=source.get("edition", "").strip(),
+            read_on=source.get("read_on"),
+            covers=source.get("covers", "").strip(),
+            position=position,
+        )
+        for position, source in enumerate(data.get("sources", []))
+    )
+    GlossaryEntry.objects.bulk_create(
+        GlossaryEntry(
+            article=article,
+            term=entry["term"],
+            other_names=", ".join(entry.get("other_names", [])),
+            body=entry.get("body", "").strip(),
+            position=position,
+        )
+        for position, entry in enumerate(data.get("glossary", []))
     )
     if publish:
         # Published content is what the snapshot holds (see rules/publishing.py).

@@ -5,6 +5,10 @@ from django.utils import timezone
 
 from games.models import Game
 
+# A citation names a source of the article by its key: „[@regelbeschreibung S. 2]“ in a
+# text, „@regelbeschreibung S. 2“ in a „Beleg“ field (rules/citations.py).
+CITATION_HELP = "Quelle mit Kürzel und Seite, z. B. „@regelbeschreibung S. 2“ (siehe Quellen)."
+
 
 class RulesArticle(models.Model):
     class Status(models.TextChoices):
@@ -31,6 +35,9 @@ class RulesArticle(models.Model):
         "veröffentlichte Fassung", null=True, blank=True, editable=False
     )
     published_version = models.PositiveIntegerField("Fassung", default=0, editable=False)
+    # The published glossary's words (terms and other names), for the catalogue search:
+    # set by publishing, so a working copy's new words are not found before they are online.
+    search_terms = models.TextField("Suchbegriffe (veröffentlicht)", blank=True, editable=False)
 
     class Meta:
         verbose_name = "Regelartikel"
@@ -51,6 +58,13 @@ class RulesArticle(models.Model):
     def is_published(self):
         return self.status == self.Status.PUBLISHED
 
+    @property
+    def citations(self):
+        """The listed sources as the texts cite them (rules.citations)."""
+        from rules.citations import Citations
+
+        return Citations.of(self.sources.all())
+
 
 class Section(models.Model):
     class Kind(models.TextChoices):
@@ -70,6 +84,10 @@ class Section(models.Model):
         CREDITS = "autoren", "Autoren & Verlag"
         HISTORY = "geschichte", "Geschichte"
         FAQ = "haeufige-fragen", "Häufige Fragen"
+        GLOSSARY = "begriffe", "Begriffe und andere Namen"
+        SOURCES = "quellen", "Quellen"
+        # Not part of the article: the one printable page at /spiele/<slug>/kurzregel/.
+        SHORT_RULES = "kurzregel", "Kurzregel (eigene Druckseite)"
 
     article = models.ForeignKey(
         RulesArticle, on_delete=models.CASCADE, related_name="sections", verbose_name="Artikel"
@@ -79,7 +97,7 @@ class Section(models.Model):
         "Überschrift", max_length=120, blank=True, help_text="Leer: Standardüberschrift der Art."
     )
     body = models.TextField("Text (Markdown)", blank=True)
-    pages = models.CharField("Seitenangabe", max_length=40, blank=True, help_text="z. B. „S. 1–2“")
+    pages = models.CharField("Beleg", max_length=40, blank=True, help_text=CITATION_HELP)
     position = models.PositiveSmallIntegerField("Reihenfolge", default=0)
     # „Dein Zug auf einen Blick“: a short list shown in a box above the body
     # (meant for „Ablauf“, printed as well).
@@ -137,7 +155,7 @@ class OrderedArticlePart(models.Model):
     article = models.ForeignKey(RulesArticle, on_delete=models.CASCADE, verbose_name="Artikel")
     title = models.CharField("Titel", max_length=160)
     body = models.TextField("Text (Markdown)")
-    pages = models.CharField("Seitenangabe", max_length=40, blank=True)
+    pages = models.CharField("Beleg", max_length=40, blank=True, help_text=CITATION_HELP)
     position = models.PositiveSmallIntegerField("Reihenfolge", default=0)
 
     class Meta:
@@ -173,11 +191,79 @@ class FrequentQuestion(OrderedArticlePart):
     body = models.TextField(
         "Antwort (Markdown)", help_text="Mit der Regel, auf die sich die Antwort stützt."
     )
-    pages = models.CharField(
-        "Seitenangabe", max_length=40, blank=True, help_text="Seite im Regelheft, falls vorhanden."
-    )
+    pages = models.CharField("Beleg", max_length=40, blank=True, help_text=CITATION_HELP)
 
     class Meta(OrderedArticlePart.Meta):
         default_related_name = "questions"
         verbose_name = "Häufige Frage"
         verbose_name_plural = "Häufige Fragen"
+
+
+class Source(models.Model):
+    """What the article rests on: a text we used, which edition, when we read it, what
+    it covers. Texts cite it by ``key`` („[@key]“, „[@key S. 2]“)."""
+
+    article = models.ForeignKey(
+        RulesArticle, on_delete=models.CASCADE, related_name="sources", verbose_name="Artikel"
+    )
+    key = models.SlugField(
+        "Kürzel",
+        max_length=40,
+        help_text="Im Text belegt als „[@kürzel]“ oder „[@kürzel S. 2]“.",
+    )
+    label = models.CharField("Kurzname im Beleg", max_length=60)
+    title = models.CharField("Was es ist", max_length=300)
+    edition = models.CharField("Ausgabe oder Fassung", max_length=200, blank=True)
+    read_on = models.DateField(
+        "gelesen am",
+        null=True,
+        blank=True,
+        help_text="Nur ausfüllen, wenn die Redaktion diesen Text selbst gelesen hat.",
+    )
+    covers = models.TextField("Was sie abdeckt (Markdown)", blank=True)
+    position = models.PositiveSmallIntegerField("Reihenfolge", default=0)
+
+    class Meta:
+        ordering = ["position", "pk"]
+        verbose_name = "Quelle"
+        verbose_name_plural = "Quellen"
+        constraints = [
+            models.UniqueConstraint(fields=["article", "key"], name="source_key_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.label} ({self.key})"
+
+    @property
+    def anchor(self):
+        return f"quelle-{self.key}"
+
+
+class GlossaryEntry(models.Model):
+    """A word of the article with the other names readers know it by (the catalogue
+    search finds the game by all of them)."""
+
+    article = models.ForeignKey(
+        RulesArticle, on_delete=models.CASCADE, related_name="glossary", verbose_name="Artikel"
+    )
+    term = models.CharField("Begriff (wie im Artikel)", max_length=80)
+    other_names = models.CharField(
+        "Andere Namen",
+        max_length=300,
+        blank=True,
+        help_text="Durch Kommas getrennt, z. B. „Spielstapel, Stockstapel“.",
+    )
+    body = models.TextField("Erklärung (Markdown)", blank=True)
+    position = models.PositiveSmallIntegerField("Reihenfolge", default=0)
+
+    class Meta:
+        ordering = ["position", "pk"]
+        verbose_name = "Begriff"
+        verbose_name_plural = "Begriffe und andere Namen"
+
+    def __str__(self):
+        return self.term
+
+    @property
+    def names(self) -> list[str]:
+        return [name.strip() for name in self.other_names.split(",") if name.strip()]

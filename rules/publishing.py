@@ -19,7 +19,16 @@ from django.db.models.functions import MD5, Cast
 from django.utils import timezone
 
 from games.models import Game
-from rules.models import CommonMistake, FrequentQuestion, RulesArticle, Section, WorkedExample
+from rules.citations import Citations
+from rules.models import (
+    CommonMistake,
+    FrequentQuestion,
+    GlossaryEntry,
+    RulesArticle,
+    Section,
+    Source,
+    WorkedExample,
+)
 
 SNAPSHOT_FORMAT = 1
 SOURCE_FIELDS = (
@@ -33,6 +42,10 @@ SECTION_FIELDS = ("kind", "title", "body", "pages")
 # Added later; kept out of a snapshot while empty, so snapshots taken before
 # these fields existed still equal a fresh one.
 SECTION_OPTIONAL_FIELDS = ("summary", "figure", "figure_alt", "figure_caption")
+SOURCE_ROW_FIELDS = ("key", "label", "title", "edition", "read_on", "covers")
+GLOSSARY_FIELDS = ("term", "other_names", "body")
+# Every related list of an article (the admin and the staff preview prefetch them).
+PARTS = ("sections", "examples", "mistakes", "questions", "sources", "glossary")
 # Staff add ?fassung=oeffentlich to a game page to see what the public sees.
 PUBLIC_VERSION_PARAM = "fassung"
 PUBLIC_VERSION_VALUE = "oeffentlich"
@@ -50,9 +63,30 @@ def build_snapshot(article: RulesArticle) -> dict:
         "examples": [_fields(e, EXAMPLE_FIELDS) for e in article.examples.all()],
         "mistakes": [_fields(m, PART_FIELDS) for m in article.mistakes.all()],
     }
+    # Lists added later stay out of a snapshot while empty (older snapshots still match).
     if questions := [_fields(q, PART_FIELDS) for q in article.questions.all()]:
         snapshot["questions"] = questions
+    if sources := [_source_row(s) for s in article.sources.all()]:
+        snapshot["sources"] = sources
+    if glossary := [_fields(g, GLOSSARY_FIELDS) for g in article.glossary.all()]:
+        snapshot["glossary"] = glossary
     return snapshot
+
+
+def _source_row(source) -> dict:
+    data = _fields(source, SOURCE_ROW_FIELDS)
+    if data["read_on"] is not None:
+        data["read_on"] = data["read_on"].isoformat()
+    return data
+
+
+def search_terms(snapshot: dict) -> str:
+    """The words of a published glossary, one per line (what the catalogue searches)."""
+    words = []
+    for entry in snapshot.get("glossary", []):
+        words.append(entry["term"])
+        words += [name.strip() for name in entry["other_names"].split(",") if name.strip()]
+    return "\n".join(words)
 
 
 def _section_fields(section) -> dict:
@@ -79,12 +113,14 @@ def publish(article: RulesArticle, now=None) -> RulesArticle:
     # Lock the row so two editors publishing at once get versions n and n+1.
     locked = RulesArticle.objects.select_for_update().get(pk=article.pk)
     article.published_snapshot = build_snapshot(article)
+    article.search_terms = search_terms(article.published_snapshot)
     article.published_version = locked.published_version + 1
     article.published_at = now or timezone.now()
     article.status = RulesArticle.Status.PUBLISHED
     article.save(
         update_fields=[
             "published_snapshot", "published_version", "published_at", "status", "updated_at",
+            "search_terms",
         ]
     )  # fmt: skip
     return article
@@ -153,6 +189,24 @@ class PublishedArticle:
         return _Parts(FrequentQuestion(**data) for data in self._snapshot.get("questions", []))
 
     @cached_property
+    def sources(self):
+        rows = []
+        for data in self._snapshot.get("sources", []):
+            data = dict(data)
+            if data.get("read_on"):
+                data["read_on"] = datetime.date.fromisoformat(data["read_on"])
+            rows.append(Source(**data))
+        return _Parts(rows)
+
+    @cached_property
+    def glossary(self):
+        return _Parts(GlossaryEntry(**data) for data in self._snapshot.get("glossary", []))
+
+    @cached_property
+    def citations(self) -> Citations:
+        return Citations.of(self.sources)
+
+    @cached_property
     def content_digest(self) -> str:
         """A hash of what this version shows: keys its rendered parts (games/views.py)."""
         if self._digest:
@@ -211,7 +265,7 @@ def article_for_page(request, game) -> ArticlePage:
     has_public = article.is_published and has_snapshot
     wants_public = request.GET.get(PUBLIC_VERSION_PARAM) == PUBLIC_VERSION_VALUE
     if request.user.is_staff and not wants_public:
-        prefetch_related_objects([article], "sections", "examples", "mistakes", "questions")
+        prefetch_related_objects([article], *PARTS)
         return ArticlePage(
             article,
             is_working_copy=True,

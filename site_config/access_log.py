@@ -112,6 +112,43 @@ def body_size(response) -> int | None:
     return len(response.content)
 
 
+def begin(request) -> tuple[datetime, float]:
+    """Marks the request's start; ``finish`` writes its line. Shared by the middleware
+    and the page front (site_config/front.py), so a page answered there logs the same."""
+    request.request_id = request_id(request)
+    return datetime.now(UTC), time.perf_counter()
+
+
+def finish(request, response, started):
+    """Echoes the request id and writes the line once the response is closed."""
+    response["X-Request-ID"] = request.request_id
+    if not enabled():
+        return response
+    if request.path_info == health.PATH and response.status_code == 200:
+        return response
+    # Django closes every response once the server has sent it (WSGI and ASGI alike);
+    # its closers run then, so a long stream is logged with its whole duration.
+    response._resource_closers.append(lambda: _write(request, response, started))
+    return response
+
+
+def _write(request, response, started) -> None:
+    moment, clock = started
+    match = getattr(request, "resolver_match", None)
+    line = {
+        "time": moment.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        "method": request.method,
+        "path": logged_path(request),
+        "status": response.status_code,
+        "duration_ms": round((time.perf_counter() - clock) * 1000, 2),
+        "bytes": body_size(response),
+        "request_id": request.request_id,
+        "view": match.view_name if match is not None else None,
+        "client": client_pseudonym(request, moment.date().isoformat()),
+    }
+    logger.info(json.dumps(line, ensure_ascii=False, separators=(",", ":")))
+
+
 class AccessLogMiddleware:
     """Outermost middleware: times the request and writes its line when the response closes."""
 
@@ -127,42 +164,9 @@ class AccessLogMiddleware:
     def __call__(self, request):
         if self.is_async:
             return self.__acall__(request)
-        started = self._begin(request)
-        return self._finish(request, self.get_response(request), started)
+        started = begin(request)
+        return finish(request, self.get_response(request), started)
 
     async def __acall__(self, request):
-        started = self._begin(request)
-        return self._finish(request, await self.get_response(request), started)
-
-    @staticmethod
-    def _begin(request) -> tuple[datetime, float]:
-        request.request_id = request_id(request)
-        return datetime.now(UTC), time.perf_counter()
-
-    def _finish(self, request, response, started):
-        response["X-Request-ID"] = request.request_id
-        if not enabled():
-            return response
-        if request.path_info == health.PATH and response.status_code == 200:
-            return response
-        # Django closes every response once the server has sent it (WSGI and ASGI alike);
-        # its closers run then, so a long stream is logged with its whole duration.
-        response._resource_closers.append(lambda: self._write(request, response, started))
-        return response
-
-    @staticmethod
-    def _write(request, response, started) -> None:
-        moment, clock = started
-        match = getattr(request, "resolver_match", None)
-        line = {
-            "time": moment.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-            "method": request.method,
-            "path": logged_path(request),
-            "status": response.status_code,
-            "duration_ms": round((time.perf_counter() - clock) * 1000, 2),
-            "bytes": body_size(response),
-            "request_id": request.request_id,
-            "view": match.view_name if match is not None else None,
-            "client": client_pseudonym(request, moment.date().isoformat()),
-        }
-        logger.info(json.dumps(line, ensure_ascii=False, separators=(",", ":")))
+        started = begin(request)
+        return finish(request, await self.get_response(request), started)

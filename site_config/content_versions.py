@@ -33,6 +33,8 @@ GROUPS: dict[str, set[str]] = {
     "sleeves": {"sleeves", "games.edition", "games.publisher"},
     # Averages and counts of the stars (the catalogue's cards).
     "votes": {"feedback.vote"},
+    # Published articles: the catalogue search also finds a game by its glossary's words.
+    "articles": {"rules.rulesarticle"},
 }
 
 

@@ -23,10 +23,13 @@ timeout = 30
 # A worker told to stop ends its streams at once (games.play.streams); browsers reconnect to
 # another worker and resume by event id.
 graceful_timeout = 20
-# Recycling a worker every few thousand requests would cut every stream it holds;
-# sync workers keep the guard against slow leaks.
-max_requests = 2000 if worker_class == "sync" else 0
-max_requests_jitter = 200
+# No recycling, for either worker class: a restarted worker loses its page copies and
+# rendered parts and pays Django's start-up (at 2,000 requests that was every 8 s per
+# worker under load, and cached pages fell to a third of the static file's rate), and a
+# uvicorn worker would cut every stream it holds. Memory is bounded instead: the page
+# copies, the rendered parts and the template fragments are LRUs of fixed size;
+# `make bench` (bench_pages.py) reports the RSS per worker after a crawl of every page.
+max_requests = 0
 # Django writes the access log (site_config/access_log.py: JSON, no client address in
 # clear); gunicorn's own, with the address, only when asked for: GUNICORN_ACCESSLOG=-
 accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None

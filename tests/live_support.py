@@ -116,10 +116,24 @@ class Stream:
         return block
 
     async def next_event(self) -> dict:
-        """The next event as {"id", "event", "data"} (comments and retry skipped)."""
+        """The next event as {"id", "event", "data"} (comments and retry skipped); the
+        lines of a multi-line ``data`` are joined with newlines, as EventSource does."""
         while True:
             block = await self.next_block()
-            fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+            fields: dict = {}
+            data = []
+            for line in block.splitlines():
+                name, sep, value = line.partition(": ")
+                if not sep and line.startswith("data:"):
+                    name, value = "data", line[5:]
+                elif not sep:
+                    continue
+                if name == "data":
+                    data.append(value)
+                else:
+                    fields[name] = value
+            if data:
+                fields["data"] = "\n".join(data)
             if "event" in fields:
                 return fields
 

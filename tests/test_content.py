@@ -44,7 +44,11 @@ def test_metadata_from_the_seeds(content):
     assert [p.name for p in cat.publishers.all()] == ["AMIGO"]
     assert sorted(p.name for p in cat.authors.all()) == ["Brad Ross", "Don Ullman", "Jack Ullman"]
     assert [p.name for p in cat.illustrators.all()] == ["Raimund Frey"]
-    assert cat.article.rulebook_read_on.isoformat() == "2026-11-10"
+    # What we read is the description of the rulebook, not the rulebook itself.
+    assert cat.article.rulebook_read_on is None
+    sources = {s.key: s for s in cat.article.sources.all()}
+    assert sources["regelbeschreibung"].read_on.isoformat() == "2026-12-02"
+    assert sources["amigo-spielregel"].read_on is None
     assert cat.card_count == 52
 
     mouse = Game.objects.get(slug="katz-und-maus")
@@ -106,7 +110,7 @@ def test_texts_use_german_typography(slug):
 def test_every_game_page_renders_the_whole_article(client, content, slug):
     game = Game.objects.get(slug=slug)
     html = client.get(game.get_absolute_url()).content.decode()
-    for section in game.article.sections.exclude(kind="auf-einen-blick"):
+    for section in game.article.sections.exclude(kind__in=["auf-einen-blick", "kurzregel"]):
         assert f'id="{section.kind}"' in html
     for example in game.article.examples.all():
         assert example.title in html.replace("&#x27;", "'").replace("&quot;", '"')

@@ -1,5 +1,6 @@
 """Worked examples as step-throughs: the engine plays each checked example, the game
-page lists every step (no JavaScript needed) and htmx fetches one step at a time."""
+page shows its first step and every other step loads on demand (htmx fetches one step's
+figure; without JavaScript the same link is a page of its own)."""
 
 from __future__ import annotations
 
@@ -119,18 +120,40 @@ def test_a_wrong_engine_changes_the_steps(content, monkeypatch):
 
 
 @pytest.mark.parametrize("slug", GAMES)
-def test_the_game_page_lists_every_step_without_javascript(content, client, slug):
+def test_the_game_page_holds_the_first_step_and_links_the_others(content, client, slug):
     html = client.get(f"/spiele/{slug}/").content.decode()
     examples = _examples(slug)
-    total = sum(step_through(e.engine_check).count for e in examples)
-    assert len(STEP.findall(html)) == total
-    assert html.count('<figure class="ex-steps"') == len(examples)
+    assert len(STEP.findall(html)) == len(examples)  # one step per example, not all
+    assert html.count('<figure class="ex-steps is-stepping"') == len(examples)
     for number, example in enumerate(examples, start=1):
-        for step in step_through(example.engine_check).steps:
-            assert escape(step["title"]) in html
-        # The stepper's links work without htmx, too (href beside hx-get).
+        steps = step_through(example.engine_check).steps
+        assert escape(steps[0]["title"]) in html
+        assert f"Schritt 1 von {len(steps)}" in html
+        # The next step loads on demand: htmx fetches it, without htmx the link is a page.
         assert f'href="{_url(slug, number, 2)}" hx-get="{_url(slug, number, 2)}"' in html
         assert f'id="beispiel-{number}-ansage" role="status" aria-live="polite"' in html
+    # Later steps are not in the page (the page stays light).
+    later = [step_through(e.engine_check).steps[-1]["title"] for e in examples]
+    first = {step_through(e.engine_check).steps[0]["title"] for e in examples}
+    assert any(escape(title) not in html for title in later if title not in first)
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_every_step_is_a_cached_page_and_a_cached_partial(content, client, slug):
+    """Steps on demand cost a click a cache hit: the step's page and its htmx figure are
+    whole-page cached like the game page (public, no token), each under its own URL."""
+    from django.test import Client
+
+    url = _url(slug, 1, 2)
+    for headers in ({}, HTMX):
+        first = Client().get(url, **headers)
+        again = Client().get(url, **headers)
+        assert (first["X-Page-Cache"], again["X-Page-Cache"]) == ("miss", "hit")
+        assert again.content == first.content
+        assert again["Cache-Control"].startswith("public")
+        assert "csrfmiddlewaretoken" not in first.content.decode()
+    page, part = Client().get(url).content.decode(), Client().get(url, **HTMX).content.decode()
+    assert "<h1" in page and "<h1" not in part
 
 
 @pytest.mark.parametrize("slug", GAMES)
@@ -179,9 +202,9 @@ def test_the_htmx_partial_holds_exactly_the_step_asked_for(content, client, slug
 
 
 def test_without_htmx_a_step_is_a_page_of_its_own(content, client):
-    example = _examples("alpaka")[12]
+    example = _examples("alpaka")[0]  # the narrated round
     through = step_through(example.engine_check)
-    response = client.get(_url("alpaka", 13, 2))
+    response = client.get(_url("alpaka", 1, 2))
     assert response.status_code == 200
     html = response.content.decode()
     assert "<h1" in html and example.title in html
@@ -189,7 +212,7 @@ def test_without_htmx_a_step_is_a_page_of_its_own(content, client):
     assert through.steps[1]["title"] in html
     assert 'class="ex-steps is-stepping"' in html  # the links show without scripting
     assert "hx-swap-oob" not in html
-    assert 'href="/spiele/alpaka/#beispiel-13"' in html
+    assert 'href="/spiele/alpaka/#beispiel-1"' in html
     assert "play/alpaka/table.css" in html  # the game's own drawing styles
 
 
@@ -197,7 +220,7 @@ def test_without_htmx_a_step_is_a_page_of_its_own(content, client):
     "url",
     [
         "/spiele/alpaka/beispiel/1/?schritt=0",
-        "/spiele/alpaka/beispiel/1/?schritt=3",
+        "/spiele/alpaka/beispiel/1/?schritt=99",
         "/spiele/alpaka/beispiel/1/?schritt=zwei",
         "/spiele/alpaka/beispiel/1/?schritt=-1",
         "/spiele/alpaka/beispiel/0/",
@@ -226,16 +249,16 @@ def _queries(client, url) -> int:
 
 
 def test_drawing_steps_costs_no_query_per_example(content, client):
-    """The game page and a step cost the same number of queries for 1 or 19 examples."""
+    """The game page and a step cost the same number of queries for 1 or all examples."""
     url = "/spiele/alpaka/"
     client.get(url)  # the visitor cookie, statistics caches …
     everything = _queries(client, url)
-    step = _queries(client, _url("alpaka", 13, 2))
+    step = _queries(client, _url("alpaka", 1, 2))
     article = RulesArticle.objects.get(game__slug="alpaka")
-    article.published_snapshot["examples"] = article.published_snapshot["examples"][12:13]
+    article.published_snapshot["examples"] = article.published_snapshot["examples"][0:1]
     article.save(update_fields=["published_snapshot"])
     one = client.get(url).content.decode()
-    assert one.count('<figure class="ex-steps"') == 1
+    assert one.count('<figure class="ex-steps is-stepping"') == 1
     assert _queries(client, url) == everything
     assert _queries(client, _url("alpaka", 1, 2)) == step
     assert step <= 4, step
@@ -246,7 +269,7 @@ def test_every_katz_und_maus_step_renders_as_page_and_as_htmx_partial(content, c
     """Each example of the article, each of its steps: a page of its own and the
     htmx figure, both with the step's sentence worded from the engine's events."""
     examples = _examples("katz-und-maus")
-    assert len(examples) == 12
+    assert len(examples) == 13
     for number, example in enumerate(examples, start=1):
         through = step_through(example.engine_check)
         assert through is not None, example.title

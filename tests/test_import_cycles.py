@@ -129,10 +129,10 @@ def test_the_circle_finder_finds_circles():
 
 def test_the_graph_counts_imports_inside_functions():
     graph = import_graph()
-    # games.play.views imports the demo store at the top; games.apps imports the driver
-    # only inside ready(): both count.
+    # games.play.views imports the demo store at the top; games.apps imports the demos'
+    # deadlines only inside ready(): both count.
     assert "games.play.demo_service" in graph["games.play.views"]
-    assert "games.play.driver" in graph["games.apps"]
+    assert "games.play.demo_deadlines" in graph["games.apps"]
     # ``from games.play import definition as registry`` is the module, not the package.
     assert "games.play.definition" in graph["games.play.views"]
 

@@ -578,7 +578,7 @@ def test_game_page_queries_statistics_and_demo_row_once_each(client, seeds):
     for number in range(2, 8):
         _checked_example(article, number)
     publish(article)
-    assert client.get(url).content.decode().count('<figure class="ex-steps"') == 7
+    assert client.get(url).content.decode().count('<figure class="ex-steps is-stepping"') == 7
     bump_generation()
     assert _queries(client, url) == base + 1
 

@@ -27,7 +27,14 @@ def test_command_stores_the_engine_figures():
     output = simulate(deals=DEALS, seed=3)
     stats = EngineStatistics.objects.get(engine="kaetzchen")
     assert stats.deals == DEALS and stats.seed == 3
-    assert stats.figures == engine.simulate(DEALS, seed=3)
+    figures = dict(stats.figures)
+    extra = figures.pop("extra_turn_rule")
+    assert figures.pop("format") == kaetzchen_statistics.FORMAT
+    assert figures == engine.simulate(DEALS, seed=3)
+    # The same deals with the house rule „wer gewinnt, deckt noch einmal auf“.
+    with_extra_turn = engine.simulate(DEALS, seed=3, extra_turn=True)
+    assert extra["median_moves"] == with_extra_turn["median_moves"]
+    assert extra["share_limit"] == with_extra_turn["share_limit"]
     assert "Statistik gespeichert: 300 Partien" in output
 
 
@@ -63,9 +70,9 @@ def test_article_section_shows_the_stored_figures_and_a_histogram(client, conten
     section = section[: section.index("</section>")]
     median = kaetzchen_statistics.moves_text(figures["median_moves"])
     assert f"{median} Züge" in section
-    assert kaetzchen_statistics.percent(figures["share_over_500"]) in section
-    assert kaetzchen_statistics.percent(figures["share_over_1000"]) in section
-    assert kaetzchen_statistics.percent(figures["starter_win_rate"]) in section
+    assert kaetzchen_statistics.percent(figures["share_over_500"], 0) in section
+    assert kaetzchen_statistics.percent(figures["share_over_1000"], 0) in section
+    assert kaetzchen_statistics.percent(figures["starter_win_rate"], 0) in section
     assert "Zuglimit (5000) erreicht" in section
     assert "<figure" in section and "<figcaption" in section
     assert 'role="img"' in section and "<title" in section and "<desc" in section
@@ -94,3 +101,51 @@ def test_section_without_stored_figures_says_so(client, content):
     html = client.get("/spiele/kaetzchen-angeln/").content.decode()
     section = html[html.index('id="statistik"') :]
     assert "simulate_kaetzchen" in section[: section.index("</section>")]
+
+
+def _prose(section: str) -> str:
+    return " ".join(re.findall(r"<p>(.*?)</p>", section, flags=re.S))
+
+
+def test_every_number_in_the_sentences_comes_from_the_stored_figures(client, content):
+    simulate(deals=DEALS, seed=2)
+    stats = EngineStatistics.objects.get()
+    figures, extra = stats.figures, stats.figures["extra_turn_rule"]
+    html = client.get("/spiele/kaetzchen-angeln/").content.decode()
+    section = html[html.index('id="statistik"') :]
+    prose = _prose(section[: section.index("</section>")])
+    moves = kaetzchen_statistics.moves_text
+    allowed = {
+        kaetzchen_statistics.number(DEALS),
+        moves(figures["median_moves"]),
+        moves(extra["median_moves"]),
+        kaetzchen_statistics.number(extra["median_moves"] / figures["median_moves"], 1),
+        kaetzchen_statistics.percent(extra["share_over_1000"], 0).split("\u00a0")[0],
+        kaetzchen_statistics.number(round(extra["share_limit"] * DEALS)),
+        "1000",
+        "5000",
+        str(stats.computed_at.day),
+        str(stats.computed_at.year),
+    }
+    numbers = set(re.findall(r"\d+(?:[.,]\d+)?", prose))
+    assert numbers and numbers <= allowed, numbers - allowed
+    assert f"{kaetzchen_statistics.number(DEALS)} am Computer gemischte Partien" in prose
+
+
+@pytest.mark.parametrize(
+    ("rate", "draws", "verdict"),
+    [(0.5, 0.0, "even"), (0.52, 0.0, "even"), (0.56, 0.0, "ahead"), (0.44, 0.0, "behind")],
+)
+def test_the_starter_sentence_follows_the_numbers(rate, draws, verdict):
+    figures = {"starter_win_rate": rate, "draw_rate": draws}
+    assert kaetzchen_statistics.starter_verdict(figures, 1000) == verdict
+
+
+def test_figures_of_an_older_format_are_computed_again():
+    simulate(deals=DEALS)
+    stored = EngineStatistics.objects.get()
+    stored.figures = engine.simulate(DEALS, seed=0)  # without the house-rule comparison
+    stored.save()
+    assert kaetzchen_statistics.load() is None
+    assert "nichts zu tun" not in simulate("--if-missing", deals=DEALS)
+    assert kaetzchen_statistics.is_current(EngineStatistics.objects.get().figures)

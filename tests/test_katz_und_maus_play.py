@@ -143,7 +143,13 @@ def test_parse_action_understands_every_form():
 def test_engine_options_map_standard_and_refuse_what_does_not_fit():
     options = KATZ_UND_MAUS.default_options()
     mapped = KATZ_UND_MAUS.engine_options({**options, "names": ["a", "b"]}, set())
-    assert mapped == {"teams": False, "stock_size": None, "match": "single", "completed": "shuffle"}
+    assert mapped == {
+        "teams": False,
+        "stock_size": None,
+        "match": "single",
+        "completed": "shuffle",
+        "empty_draw": "end",  # the source's end of game, not our variant
+    }
     state = KATZ_UND_MAUS.new_game(1, ["a", "b"], options)
     assert state["stock_size"] == km.DEFAULT_STOCK[2]
     with pytest.raises(km.IllegalAction, match="nur zu viert oder zu sechst"):
@@ -302,6 +308,17 @@ def test_a_whole_two_player_demo_game_to_its_end(client, game, seed, clock):
     assert "Spiel 1" in again and row().state["phase"] == km.PLAY
 
 
+def test_the_demo_plays_the_source_rule_unless_the_variant_is_chosen(client, game, seed, clock):
+    html = client.get(DEMO, headers=HX).content.decode()
+    assert "Kartenstock aufgebraucht" in html and "Variante: Baustapel mischen" in html
+    assert re.search(r'name="empty_draw" value="end"[^>]*checked', html)
+    start(client)
+    assert row().state["empty_draw"] == "end"
+    post(client, "neu", {})
+    start(client, version=row().version, empty_draw="recycle")
+    assert row().state["empty_draw"] == "recycle"
+
+
 # --- Rooms -----------------------------------------------------------------------------------
 
 
@@ -318,6 +335,7 @@ def test_a_room_with_two_people_plays_some_moves(game, seed, clock):
     room = Room.objects.get()
     assert room.status == Room.Status.PLAYING
     assert room.state["stock_size"] == 20 and room.state["completed"] == "remove"
+    assert room.state["empty_draw"] == "end", "the source's rule unless the host picks the variant"
     players = {0: anna, 1: ben}
     rng = random.Random(2)
     moves = 0
@@ -526,3 +544,16 @@ def test_every_event_of_bot_games_is_worded_for_every_seat(players, teams, match
             text = presenter.describe(entry["event"], viewer, names)
             assert "None" not in text and "{" not in text
             assert text or entry["event"]["type"] == "turn", entry
+
+
+def test_a_room_host_may_choose_the_reshuffle_variant(game, seed, clock):
+    anna, ben = Client(), Client()
+    response = anna.post(
+        "/spiele/katz-und-maus/raum/neu/",
+        {"name": "Anna", "teams": "allein", "match": "single", "empty_draw": "recycle"},
+    )
+    url = response["Location"]
+    assert "Variante: Baustapel mischen" in anna.get(url).content.decode()
+    ben.post(url + "beitreten/", {"name": "Ben"})
+    anna.post(url + "starten/", {})
+    assert Room.objects.get().state["empty_draw"] == "recycle"

@@ -70,13 +70,17 @@ def test_each_step_renders_as_a_page_and_as_an_htmx_partial(content, client):
         assert faces_seen, example.title
 
 
-def test_the_game_page_lists_every_step_with_faces(content, client):
+def test_the_game_page_shows_each_examples_first_step_and_loads_the_rest(content, client):
     html = client.get(f"/spiele/{SLUG}/").content.decode()
     for number, example in enumerate(_examples(), start=1):
         figure = html.split(f'id="beispiel-{number}-schritte"', 1)[1].split("</figure>", 1)[0]
-        for step in step_through(example.engine_check).steps:
-            assert escape(step["title"]) in figure
-        assert FACE.search(figure), example.title
+        steps = step_through(example.engine_check).steps
+        assert escape(steps[0]["title"]) in figure
+        assert f'href="{_url(number, 2)}"' in figure  # step 2 on demand (and without JS)
+        shown = [s for s in steps[1:] if escape(s["title"]) in figure]
+        assert not shown or all(s["title"] == steps[0]["title"] for s in shown)
+        if steps[0].get("middle") or steps[0].get("moods") or steps[0].get("players"):
+            assert FACE.search(figure) or "cat-back" in figure, example.title
 
 
 def test_no_step_shows_a_card_the_example_leaves_face_down(content, client):
@@ -163,3 +167,36 @@ def test_a_wrong_engine_changes_the_steps(content, monkeypatch):
     before = step_through(example.engine_check).steps
     monkeypatch.setattr("games.engines.the_cat.engine.caller_right", lambda *args: True)
     assert step_through(example.engine_check).steps != before
+
+
+def test_the_game_page_draws_mood_faces_by_reference_to_one_sprite(content, client):
+    """Every face is a <use> of a symbol in the one moods.svg sprite (fetched once, cached):
+    no face is drawn inline, and the page holds only the first step of each example."""
+    from pathlib import Path
+
+    from django.contrib.staticfiles import finders
+
+    html = client.get(f"/spiele/{SLUG}/").content.decode()
+    faces = re.findall(r'<svg class="cat-face"[^>]*>(.*?)</svg>', html, re.S)
+    assert faces
+    for inner in faces:
+        assert re.fullmatch(
+            r'<use href="/static/play/the_cat/moods(\.[0-9a-f]+)?\.svg#mood-[a-z]+"></use>', inner
+        ), inner
+    assert "<symbol" not in html and "<path" not in html.split("</header>", 1)[1]
+    # The first steps only: all steps of all examples drew 574 faces.
+    firsts = sum(
+        len(re.findall(r'class="cat-face"', _figure_of_first_step(example)))
+        for example in _examples()
+    )
+    assert len(faces) == firsts < 250
+    sprite = Path(finders.find("play/the_cat/moods.svg")).read_text()
+    for mood in the_cat.MOOD_KEYS:
+        assert f'<symbol id="mood-{mood}"' in sprite
+
+
+def _figure_of_first_step(example) -> str:
+    from django.template.loader import render_to_string
+
+    through = step_through(example.engine_check)
+    return render_to_string(through.template, {"step": through.steps[0]})

@@ -244,6 +244,38 @@ def _run(
     return loser, done + more
 
 
+def _run_extra_turn(
+    piles: tuple[deque, deque], table: list[int], turn: int, flips: int
+) -> tuple[int | None, int]:
+    """Like ``_run``, but with the house rule of a close relative (seed 000): whoever
+    wins cards flips again. Only the statistics use it, to measure what the rule
+    does to the length of a game; the site never plays it."""
+    ranks = [card >> 2 for card in table]
+    jack = _JACK_RANK
+    for done in range(1, max(flips, 0) + 1):
+        pile = piles[turn]
+        card = pile.popleft()
+        rank = card >> 2
+        if rank == jack and table:
+            pile.extend(table)
+            pile.append(card)
+            table.clear()
+            ranks.clear()
+            continue  # the same player again
+        if rank in ranks:
+            index = ranks.index(rank)
+            pile.extend(table[index:])
+            pile.append(card)
+            del table[index:], ranks[index:]
+            continue
+        table.append(card)
+        ranks.append(rank)
+        if not pile:
+            return turn, done
+        turn ^= 1
+    return None, max(flips, 0)
+
+
 def _verdict(loser: int | None, sizes: tuple[int, int]) -> tuple[int | None, str]:
     """(winner seat or None for a draw, reason) once the game has ended."""
     if loser is not None:
@@ -532,13 +564,15 @@ def simulate(
     limit: int = DEFAULT_LIMIT,
     bin_width: int = 100,
     bins_up_to: int = 2000,
+    extra_turn: bool = False,
 ) -> dict:
     """Play ``n`` random deals and return figures for the article.
 
     Deals come from one ``random.Random(seed)``; the starter alternates as on
     the site (game 0: "you", game 1: "cat", ...). Histogram bins count games
     by moves, ``from`` and ``to`` inclusive (1–100, 101–200, ...), up to
-    ``bins_up_to``, then one overflow bin up to ``limit``.
+    ``bins_up_to``, then one overflow bin up to ``limit``. ``extra_turn`` plays
+    the same deals with the house rule „wer gewinnt, deckt noch einmal auf“.
     """
     if n < 1:
         raise ValueError("n muss mindestens 1 sein.")
@@ -550,7 +584,7 @@ def simulate(
         rng.shuffle(deck)
         piles = (deque(deck[0::2]), deque(deck[1::2]))
         starter = game % 2
-        loser, moves = _run(piles, [], starter, limit)
+        loser, moves = (_run_extra_turn if extra_turn else _run)(piles, [], starter, limit)
         winner, reason = _verdict(loser, (len(piles[0]), len(piles[1])))
         moves_list.append(moves)
         at_limit += reason == "limit"
@@ -570,6 +604,7 @@ def simulate(
         "games": n,
         "limit": limit,
         "starter": "alternating",
+        "extra_turn": extra_turn,
         "median_moves": statistics.median(ordered),
         "mean_moves": statistics.fmean(ordered),
         "p90_moves": ordered[min(n - 1, (9 * n) // 10)],

@@ -1,16 +1,59 @@
-"""The generic demo board: setup form, then the game's own table template."""
+"""The demo board: the context of the demo region (the generic one, or a game's own),
+its request URLs, and the full-screen demo page's address."""
 
 from __future__ import annotations
 
-from django.urls import reverse
+from functools import lru_cache
+
+from django.urls import get_script_prefix, reverse
 
 from games import clock
+from games.play import definition as registry
 from games.play import driver, replays
 
 
 def _replay_url(row) -> str:
     replay = replays.replay_id(row.record) if row.state is not None else None
     return reverse("games:replay", kwargs={"replay_id": replay}) if replay else ""
+
+
+def urls(definition) -> dict:
+    """The demo's request URLs (the same on every request: reversed once per prefix)."""
+    return dict(_urls(definition.key, get_script_prefix()))
+
+
+@lru_cache(maxsize=64)
+def _urls(key: str, _script_prefix: str) -> dict:
+    definition = registry.get(key)
+    slug = {"slug": definition.slug}
+    result = {
+        name: reverse(f"games:demo_{name}", kwargs=slug)
+        for name in ("start", "act", "bot", "poll", "new", "live")
+    }
+    result.update(
+        {
+            name: reverse("games:demo_extra", kwargs={**slug, "name": name})
+            for name in definition.demo.extras
+        }
+    )
+    if definition.rooms:
+        result["create_room"] = reverse("rooms:create", kwargs=slug)
+    return result
+
+
+def demo_page_path(slug: str) -> str:
+    """The full-screen demo page, where no-JavaScript forms return by default."""
+    return reverse("games:demo", kwargs={"slug": slug})
+
+
+def demo_page(definition) -> str:
+    return demo_page_path(definition.slug)
+
+
+def draw(definition, row, **context) -> dict:
+    """The demo region's context for ``row`` (``back``, ``note``, ``since`` …)."""
+    build = definition.demo.board or generic_board
+    return build(definition, row, urls=urls(definition), **context)
 
 
 def generic_board(

@@ -16,14 +16,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.db import transaction
-
 from games import clock
 from games.engines.base import IllegalAction
-from games.play import deadline_loop, live, replays, scheduler
-from games.play import definition as registry
+from games.play import live, replays, scheduler
 from games.play.definition import GameDefinition
-from games.play.locking import false_when_sqlite_refuses
 from games.play.table import Table
 
 YOU = 0
@@ -163,7 +159,8 @@ def start_action(definition: GameDefinition, data):
     return action
 
 
-def _advance(definition: GameDefinition, row, *, force_bot: bool = False) -> int:
+def catch_up(definition: GameDefinition, row, *, force_bot: bool = False) -> int:
+    """The bots' moves due by now are made (after a pause: once); returns how many."""
     if row.state is None:
         return 0
     resume(row)
@@ -175,7 +172,7 @@ def _advance(definition: GameDefinition, row, *, force_bot: bool = False) -> int
 
 def act_action(definition: GameDefinition, data):
     def action(row):
-        moved = definition.bot_delay is not None and _advance(definition, row)
+        moved = definition.bot_delay is not None and catch_up(definition, row)
         # Turns: a bot move the page has not shown yet refuses the reader's move. Everyone
         # acting at once: the engine checks the move against the current table itself
         # (a card taken meanwhile is refused by name), so bots moving never refuses it.
@@ -199,7 +196,7 @@ def bot_action(definition: GameDefinition):
 
     def action(row):
         seen = row.version
-        if not _advance(definition, row, force_bot=True):
+        if not catch_up(definition, row, force_bot=True):
             raise IllegalAction(NOT_BOTS_TURN)
         return {"events": [entry["event"] for entry in row.log if entry["v"] > seen]}
 
@@ -208,7 +205,7 @@ def bot_action(definition: GameDefinition):
 
 def poll_action(definition: GameDefinition):
     def action(row):
-        _advance(definition, row)
+        catch_up(definition, row)
 
     return action
 
@@ -254,68 +251,11 @@ def channel(definition: GameDefinition, visitor: str) -> str:
     return live.table_channel(CHANNEL_KIND, definition.key, visitor)
 
 
-def announce(definition: GameDefinition, row) -> None:
-    """After a saved change: the reader's open pages (any tab, any server) learn the version."""
+READER_VIEW = "reader"  # the demo's one viewer, in the push channels
+
+
+def announce(definition: GameDefinition, row, views: live.Views | None = None) -> None:
+    """After a saved change: the reader's open pages (any tab, any server) learn the
+    version, or get the table itself (``views``, drawn for the reader)."""
     if pushes(definition) and row.pk is not None:
-        live.publish_on_commit(channel(definition, row.visitor), row.version, row.bot_due)
-
-
-def _watched_rows(keys: deadline_loop.Keys):
-    """The demo rows among ``keys`` ((engine key, visitor) pairs) whose bots move on
-    their own clock."""
-    from django.db.models import Q
-
-    from games.models import DemoGame
-
-    pushing = {d.key for d in registry.all_definitions() if d.demo is not None and pushes(d)}
-    wanted = Q()
-    for engine_key, visitor in keys:
-        if engine_key in pushing:
-            wanted |= Q(engine=engine_key, visitor=visitor)
-    if not wanted:
-        return DemoGame.objects.none()
-    return DemoGame.objects.filter(wanted).order_by()
-
-
-def due_demos(now, keys: deadline_loop.Keys) -> deadline_loop.Keys:
-    """``(engine key, visitor)`` of the watched demos whose next bot move is due at ``now``."""
-    return list(_watched_rows(keys).filter(bot_due__lte=now).values_list("engine", "visitor"))
-
-
-def next_due(now, keys: deadline_loop.Keys):
-    """The earliest pending bot move of the watched demos (None: none)."""
-    from django.db.models import Min
-
-    return _watched_rows(keys).aggregate(due=Min("bot_due"))["due"]
-
-
-@false_when_sqlite_refuses
-def apply_due(definition: GameDefinition, visitor: str) -> bool:
-    """The deadline loop: the reader's due bot moves are made now and pushed.
-
-    The row is locked like every demo request (``select_for_update``, here with
-    ``skip_locked`` on PostgreSQL: a row a request or another loop holds is
-    left to it; on SQLite the IMMEDIATE transaction queues) and the due check
-    runs on the locked row, so a move is never made twice.
-    """
-    from games.models import DemoGame
-
-    with transaction.atomic():
-        row = (
-            DemoGame.objects.select_for_update(skip_locked=True)
-            .filter(visitor=visitor, engine=definition.key)
-            .first()
-        )
-        if row is None or not due(definition, row):
-            return False
-        if not _advance(definition, row):
-            return False
-        row.save(update_fields=["state", "version", "log", "bot_due", "record"])
-        announce(definition, row)
-        return True
-
-
-# Registered with the deadline loop by ``games.apps``.
-DUE_SOURCE = deadline_loop.DueSource(
-    CHANNEL_KIND, due=due_demos, apply=apply_due, next_due=next_due
-)
+        live.publish_on_commit(channel(definition, row.visitor), row.version, row.bot_due, views)

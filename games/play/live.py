@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from datetime import datetime
 
 import redis
@@ -64,9 +65,40 @@ def table_channel(kind: str, engine_key: str, key: str) -> str:
 
 
 def parse_table_channel(name: str) -> tuple[str, str, str] | None:
-    """``(kind, engine key, key)`` of a table channel; None for any other channel."""
+    """``(kind, engine key, key)`` of a table channel; None for any other channel (a
+    viewer's channel included)."""
     parts = name.split(":", 2)
-    return (parts[0], parts[1], parts[2]) if len(parts) == 3 and all(parts) else None
+    if len(parts) != 3 or not all(parts) or VIEWER_MARK in parts[2]:
+        return None
+    return parts[0], parts[1], parts[2]
+
+
+VIEWER_MARK = "/"  # never in a room code, a visitor id or an engine key
+
+
+def viewer_channel(channel: str, viewer: str) -> str:
+    """The channel that carries one viewer's rendered table (``viewer``: the owner's name
+    for who looks, e.g. a seat's id or "watch" for spectators)."""
+    return f"{channel}{VIEWER_MARK}{viewer}"
+
+
+# Rendered for a push, a page's own address is unknown (the writer may be the deadline
+# loop); the stream puts the address its browser used in place of this.
+PUSH_ORIGIN = "https://push-origin.invalid"
+
+
+def view_message(version: int, html: str) -> str:
+    return f"{version}\n{html}"
+
+
+def parse_view(data: str) -> tuple[int, str] | None:
+    version, newline, html = data.partition("\n")
+    if not newline:
+        return None
+    try:
+        return int(version), html
+    except ValueError:
+        return None
 
 
 def notice(version: int, due: datetime | None = None) -> str:
@@ -98,26 +130,58 @@ def _sync_client() -> redis.Redis:
         return client
 
 
-def publish(channel: str, version: int, due: datetime | None = None) -> None:
+Views = dict[str, Callable[[], str]]  # viewer -> renders the table as that viewer sees it
+
+
+def publish(
+    channel: str, version: int, due: datetime | None = None, views: Views | None = None
+) -> None:
     """Tell every listener of ``channel`` that the table is now at ``version``.
 
     ``due``: the table's next deadline, so that the deadline loops of the
-    processes whose streams watch the table wake up in time for it. A failure
-    is logged, never raised: the change itself is saved, and browsers whose
-    stream broke poll again.
+    processes whose streams watch the table wake up in time for it.
+    ``views``: who may look at the table, each with a function that renders the
+    table as that viewer sees it; it is called only for viewers whose channel
+    somebody listens to right now, and the view is published on that channel
+    before the notice, so a stream has it when the notice arrives and the
+    browser fetches nothing. A failure is
+    logged, never raised: the change itself is saved, and browsers whose stream
+    broke poll again.
     """
     if not enabled():
         return
     try:
-        _sync_client().publish(full_channel(channel), notice(version, due))
+        client = _sync_client()
+        pipe = client.pipeline(transaction=False)
+        for viewer in _listened(client, channel, views or {}):
+            try:
+                html = views[viewer]()
+            except Exception:
+                # The change is saved; this viewer's page fetches its table on the notice.
+                logger.exception("live: could not draw the view of %s on %s", viewer, channel)
+                continue
+            pipe.publish(full_channel(viewer_channel(channel, viewer)), view_message(version, html))
+        pipe.publish(full_channel(channel), notice(version, due))
+        pipe.execute()
     except redis.RedisError:
         logger.warning("live: could not publish on %s", channel, exc_info=True)
 
 
-def publish_on_commit(channel: str, version: int, due: datetime | None = None) -> None:
+def _listened(client: redis.Redis, channel: str, viewers) -> list[str]:
+    """Those of ``viewers`` with an open stream in some process (one round trip)."""
+    if not viewers:
+        return []
+    names = [full_channel(viewer_channel(channel, viewer)) for viewer in viewers]
+    counts = client.pubsub_numsub(*names)
+    return [viewer for viewer, (_name, count) in zip(viewers, counts, strict=True) if count]
+
+
+def publish_on_commit(
+    channel: str, version: int, due: datetime | None = None, views: Views | None = None
+) -> None:
     """``publish`` once the surrounding transaction has committed (at once outside one)."""
     if not enabled():
         return
     from django.db import transaction
 
-    transaction.on_commit(lambda: publish(channel, version, due))
+    transaction.on_commit(lambda: publish(channel, version, due, views))

@@ -53,6 +53,11 @@ class SimulateCommand(BaseCommand):
         """One German line about what was stored."""
         raise NotImplementedError
 
+    def is_current(self, figures: dict) -> bool:
+        """Whether stored figures have the shape the article reads now (older ones are
+        computed again, also with ``--if-missing``)."""
+        return True
+
     def add_arguments(self, parser):
         parser.add_argument(
             f"--{self.count_option}",
@@ -72,7 +77,7 @@ class SimulateCommand(BaseCommand):
         if count < 1:
             raise CommandError(f"--{self.count_option} muss mindestens 1 sein.")
         known = stored(self.engine)
-        if if_missing and known is not None:
+        if if_missing and known is not None and self.is_current(known.figures):
             self.stdout.write(f"Statistik vorhanden ({known.deals} Partien), nichts zu tun.")
             return
         figures = self.simulate(count, seed)
@@ -173,3 +178,9 @@ def quantile(values: list[float], share: float) -> float:
     if not ordered:
         return 0.0
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def margin(count: int) -> int:
+    """Percentage points a share from ``count`` cases may move by chance (two standard
+    errors at 50 %, rounded up): what a section says about its precision."""
+    return max(1, -int(-200 * (0.25 / count) ** 0.5 // 1)) if count else 100

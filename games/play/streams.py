@@ -26,8 +26,17 @@ import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from games.play import live
 from games.play.deadline_loop import DeadlineLoop
-from games.play.live import CONTROL_CHANNEL, GONE, channel_prefix, enabled, parse_notice
+from games.play.live import (
+    CONTROL_CHANNEL,
+    GONE,
+    PUSH_ORIGIN,
+    channel_prefix,
+    enabled,
+    parse_notice,
+    parse_view,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -37,19 +46,34 @@ class Unavailable(Exception):
 
 
 class Subscription:
-    """One stream's interest in one channel: the newest version published, coalesced."""
+    """One stream's interest in one table: the newest version published (coalesced), and,
+    on the viewer's own channel, the newest view of the table rendered for it."""
 
-    def __init__(self, channel: str):
+    def __init__(self, channel: str, viewer_channel: str | None = None):
         self.channel = channel
+        self.viewer_channel = viewer_channel
         self.latest: int | None = None
+        self.view: tuple[int, str] | None = None  # (version, html) not sent yet
         self.recheck = False  # the hub reconnected: notices may have been missed
         self.closed = False  # the hub lost Redis or the process shuts down
         self._wake = asyncio.Event()
+
+    @property
+    def channels(self) -> tuple[str, ...]:
+        return (
+            (self.channel,) if self.viewer_channel is None else (self.channel, self.viewer_channel)
+        )
 
     def notify(self, version: int) -> None:
         self.latest = version if self.latest is None else max(self.latest, version)
         if version == GONE:
             self.latest = GONE
+        self._wake.set()
+
+    def offer_view(self, version: int, html: str) -> None:
+        """A newer view replaces one not sent yet: only the newest table matters."""
+        if self.view is None or version > self.view[0]:
+            self.view = (version, html)
         self._wake.set()
 
     def poke(self, *, recheck: bool = False, close: bool = False) -> None:
@@ -125,33 +149,45 @@ class Hub:
         self._watch_callbacks.append(callback)
 
     def watched(self) -> list[str]:
-        """The channels of the tables this process's streams listen to."""
+        """The channels of the tables (and viewers) this process's streams listen to."""
         return list(self._listeners)
 
     def on_close(self, callback: Callable[[], Awaitable[None]]) -> None:
         self._stop_callbacks.append(callback)
 
-    async def subscribe(self, channel: str, timeout: float = 5.0) -> Subscription:
-        """A subscription that is active in Redis when this returns; raises ``Unavailable``."""
+    async def subscribe(
+        self, channel: str, timeout: float = 5.0, viewer_channel: str | None = None
+    ) -> Subscription:
+        """A subscription to a table's channel (and its viewer's), active in Redis when this
+        returns; raises ``Unavailable``."""
         if self.stopping:
             raise Unavailable("shutting down")
         try:
             await asyncio.wait_for(self._connected.wait(), timeout)
         except TimeoutError:
             raise Unavailable("no connection to Redis") from None
-        sub = Subscription(channel)
+        sub = Subscription(channel, viewer_channel)
+        try:
+            for name in sub.channels:
+                await self._listen(name, sub, timeout)
+        except Unavailable:
+            self.unsubscribe(sub)
+            raise
+        return sub
+
+    async def _listen(self, channel: str, sub: Subscription, timeout: float) -> None:
         listeners = self._listeners.setdefault(channel, set())
         listeners.add(sub)
         if len(listeners) == 1:
-            for callback in self._watch_callbacks:
-                callback()
+            if channel == sub.channel:
+                for callback in self._watch_callbacks:
+                    callback()
             future = asyncio.get_running_loop().create_future()
             self._confirm.setdefault(self.full(channel), []).append(future)
             try:
                 await self._pubsub.subscribe(self.full(channel))
                 await asyncio.wait_for(future, timeout)
             except (TimeoutError, Unavailable, redis.RedisError, OSError, AttributeError):
-                self.unsubscribe(sub)
                 raise Unavailable("subscribe failed") from None
         else:
             # Another stream subscribed it; wait until Redis has confirmed that one.
@@ -160,25 +196,25 @@ class Hub:
                 try:
                     await asyncio.wait_for(asyncio.shield(pending[0]), timeout)
                 except (TimeoutError, Unavailable):
-                    self.unsubscribe(sub)
                     raise Unavailable("subscribe failed") from None
-        return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
-        listeners = self._listeners.get(sub.channel)
-        if listeners is None:
-            return
-        listeners.discard(sub)
-        if not listeners:
-            del self._listeners[sub.channel]
-            if self._pubsub is not None and self._connected.is_set():
-                task = asyncio.get_running_loop().create_task(
-                    self._pubsub.unsubscribe(self.full(sub.channel))
-                )
-                task.add_done_callback(_ignore_result)
+        for channel in sub.channels:
+            listeners = self._listeners.get(channel)
+            if listeners is None or sub not in listeners:
+                continue
+            listeners.discard(sub)
+            if not listeners:
+                del self._listeners[channel]
+                if self._pubsub is not None and self._connected.is_set():
+                    task = asyncio.get_running_loop().create_task(
+                        self._pubsub.unsubscribe(self.full(channel))
+                    )
+                    task.add_done_callback(_ignore_result)
 
     def listener_count(self) -> int:
-        return sum(len(listeners) for listeners in self._listeners.values())
+        """Open streams (a stream listening to its table and its viewer's channel is one)."""
+        return len({id(sub) for listeners in self._listeners.values() for sub in listeners})
 
     def stop(self) -> None:
         """The process shuts down: end every stream, so browsers reconnect elsewhere."""
@@ -250,12 +286,19 @@ class Hub:
 
     def _dispatch(self, channel: str, data: str) -> None:
         name = channel[len(self.prefix) + 1 :]
+        view = parse_view(data)
+        if view is not None:
+            for sub in self._listeners.get(name, ()):
+                if sub.viewer_channel == name:
+                    sub.offer_view(*view)
+            return
         parsed = parse_notice(data)
         if parsed is None:
             return
         version, due = parsed
         for sub in self._listeners.get(name, ()):
-            sub.notify(version)
+            if sub.channel == name:
+                sub.notify(version)
         if due is not None:
             for callback in self._due_callbacks:
                 callback(due)
@@ -321,6 +364,12 @@ def parse_version(raw) -> int | None:
     return value if value >= 0 else None
 
 
+def _view_event(version: int, html: str) -> str:
+    lines = html.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    data = "".join(f"data: {line}\n" for line in lines)
+    return f"id: {version}\nevent: view\n{data}\n"
+
+
 async def stream(
     sub: Subscription,
     hub: Hub,
@@ -329,15 +378,23 @@ async def stream(
     *,
     heartbeat: float,
     lifetime: float,
+    viewer: str = "",
+    origin: str = "",
 ) -> AsyncIterator[str]:
-    """The SSE body for one browser: notices of versions newer than ``known``.
+    """The SSE body for one browser: what changed after version ``known``.
 
-    ``read_version()`` returns the table's stored version (None: gone). The
-    first event, ``ready``, is sent at once: a page treats its stream as working
-    only after receiving it (a proxy that buffers never delivers it, and the
-    page keeps polling). Comments every ``heartbeat`` seconds keep proxies from
-    closing an idle connection. After ``lifetime`` seconds the stream ends and
-    the browser reconnects with its last event id – nothing is lost.
+    A change arrives as the table itself, rendered for this stream's ``viewer``
+    (event ``view``, its data the table's HTML) when the writer rendered it, or
+    else as a notice (event ``changed``, its data the version): the page then
+    fetches its table as a poll would. ``read_version()`` returns the table's
+    stored version (None: gone). The first event, ``ready``, is sent at once
+    and names the viewer: a page treats its stream as working only after
+    receiving it (a proxy that buffers never delivers it, and the page keeps
+    polling), and reconnects when it is now somebody else (it joined the
+    table). Comments every ``heartbeat`` seconds keep proxies from closing an
+    idle connection. After ``lifetime`` seconds the stream ends and the browser
+    reconnects with its last event id – nothing is lost. ``origin`` replaces
+    ``PUSH_ORIGIN`` in views (links that must name the page's own address).
     """
     try:
         current = await read_version()
@@ -347,7 +404,8 @@ async def stream(
             yield _event(GONE, "gone")
             return
         sent = current if known is None else known
-        yield f"id: {sent}\nevent: ready\ndata: {current}\n\n"
+        who = f" {viewer}" if viewer else ""
+        yield f"id: {sent}\nevent: ready\ndata: {current}{who}\n\n"
         if current != sent:
             sent = current
             yield _event(current)
@@ -361,6 +419,10 @@ async def stream(
                 continue
             if sub.closed:
                 return
+            view, sub.view = sub.view, None
+            if view is not None and view[0] > sent:
+                sent = view[0]
+                yield _view_event(view[0], view[1].replace(PUSH_ORIGIN, origin))
             latest = sub.latest
             if sub.recheck:
                 sub.recheck = False
@@ -396,8 +458,15 @@ def in_thread(function: Callable) -> Callable[..., Awaitable]:
     return sync_to_async(run, thread_sensitive=False)
 
 
-async def respond(request, channel: str, read_version: Callable[[], int | None]):
+async def respond(
+    request,
+    channel: str,
+    read_version: Callable[[], int | None],
+    viewer: str = "",
+):
     """The SSE answer for ``channel``; ``read_version`` (sync) reads the stored version.
+    ``viewer``: who looks (the table owner's name for this browser's seat), whose
+    rendered views the stream forwards; empty: notices only.
 
     Without Redis: 204, which tells the browser's EventSource not to reconnect
     (the page polls). Redis unreachable: 503, the page polls until a later
@@ -414,7 +483,9 @@ async def respond(request, channel: str, read_version: Callable[[], int | None])
         if known is None:
             known = parse_version(request.GET.get("v"))
         try:
-            sub = await hub.subscribe(channel)
+            sub = await hub.subscribe(
+                channel, viewer_channel=live.viewer_channel(channel, viewer) if viewer else None
+            )
         except Unavailable:
             response = HttpResponse(status=503, headers={"Retry-After": "5"})
         else:
@@ -426,6 +497,8 @@ async def respond(request, channel: str, read_version: Callable[[], int | None])
                 heartbeat=getattr(settings, "LIVE_HEARTBEAT_SECONDS", 15),
                 lifetime=getattr(settings, "LIVE_STREAM_SECONDS", 600)
                 * (0.9 + 0.2 * random.random()),
+                viewer=viewer,
+                origin=f"{request.scheme}://{request.get_host()}",
             )
             response = StreamingHttpResponse(body, content_type="text/event-stream")
             # nginx and similar proxies must pass each event on at once.

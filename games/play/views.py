@@ -8,12 +8,9 @@ the page (the note then travels as a Django message, like in rooms).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import get_script_prefix, reverse
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
@@ -21,9 +18,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 
 from games import availability
+from games.play import board, demo_service, driver, streams
 from games.play import definition as registry
-from games.play import demo_service, driver, streams
-from games.play.board import generic_board
 from games.visitors import existing_visitor_id, visitor_id
 from site_config.ratelimit import HOUR, Limit, client_ip, hit
 
@@ -38,7 +34,7 @@ def return_path(request, game_slug: str) -> str:
         back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return back
-    return reverse("games:demo", kwargs={"slug": game_slug})
+    return board.demo_page_path(game_slug)
 
 
 def expected_version(request) -> int:
@@ -58,35 +54,6 @@ def _definition(slug: str, request=None):
     return definition
 
 
-def urls(definition) -> dict:
-    """The demo's request URLs (the same on every request: reversed once per prefix)."""
-    return dict(_urls(definition.key, get_script_prefix()))
-
-
-@lru_cache(maxsize=64)
-def _urls(key: str, _script_prefix: str) -> dict:
-    definition = registry.get(key)
-    slug = {"slug": definition.slug}
-    result = {
-        name: reverse(f"games:demo_{name}", kwargs=slug)
-        for name in ("start", "act", "bot", "poll", "new", "live")
-    }
-    result.update(
-        {
-            name: reverse("games:demo_extra", kwargs={**slug, "name": name})
-            for name in definition.demo.extras
-        }
-    )
-    if definition.rooms:
-        result["create_room"] = reverse("rooms:create", kwargs=slug)
-    return result
-
-
-def board(definition, row, **context) -> dict:
-    build = definition.demo.board or generic_board
-    return build(definition, row, urls=urls(definition), **context)
-
-
 def _notes(request) -> str:
     """Notes of a no-JavaScript request, shown once in the demo after the redirect."""
     return " ".join(str(note) for note in messages.get_messages(request))
@@ -100,7 +67,7 @@ def demo_context(request, definition, back: str | None = None) -> dict:
     row = demo_service.saved_row(request, definition.key)
     if row is None or driver.due(definition, row):
         row = _caught_up(request, definition, row)
-    return board(definition, row, back=back or request.path, note=_notes(request))
+    return board.draw(definition, row, back=back or request.path, note=_notes(request))
 
 
 def _caught_up(request, definition, row):
@@ -155,7 +122,7 @@ def _respond(request, definition, outcome, *, since=None, show_refusal=True, sta
         if status == 204:
             return HttpResponse(status=204)
         context = {
-            "demo": board(
+            "demo": board.draw(
                 definition,
                 outcome.row,
                 back=back,
@@ -220,7 +187,7 @@ def _confirm_page(request, definition, kind: str, template: str):
         visitor_id(request), definition.key, driver.creator(definition)
     )
     context = {
-        "demo": board(definition, row, back=return_path(request, definition.slug)),
+        "demo": board.draw(definition, row, back=return_path(request, definition.slug)),
         "kind": kind,
         "game_definition": definition,
     }
@@ -278,7 +245,7 @@ def poll(request, slug):
         return response
     row = _caught_up(request, definition, row)
     back = return_path(request, definition.slug)
-    context = {"demo": board(definition, row, back=back, since=since)}
+    context = {"demo": board.draw(definition, row, back=back, since=since)}
     response = render(request, f"{definition.demo.template}#{definition.demo.partial}", context)
     response["X-Room-Version"] = str(row.version)
     patch_cache_control(response, no_store=True)
@@ -301,4 +268,5 @@ async def live(request, slug):
     def read_version():
         return demo_service.stored_version(visitor, definition.key)
 
-    return await streams.respond(request, driver.channel(definition, visitor), read_version)
+    channel = driver.channel(definition, visitor)
+    return await streams.respond(request, channel, read_version, viewer=driver.READER_VIEW)

@@ -22,9 +22,20 @@ class Words:
             return "Du" if capital else "du"
         return self.names[seat]
 
+    def dative(self, seat: int) -> str:
+        """„dir“ for the viewer, else the name („rät dir“, „rät Anna“)."""
+        return "dir" if seat == self.me else self.names[seat]
+
     def verb(self, seat: int, third: str, second: str) -> str:
         """The verb for ``seat``: „legt“ for others, „legst“ for the viewer."""
         return second if seat == self.me else third
+
+    def plural_verb(self, seats: list[int], third: str, second: str, plural: str, you_all: str):
+        """The verb for ``seats``: one seat as ``verb``; several „haben“, or „habt“
+        when the viewer is among them."""
+        if len(seats) == 1:
+            return self.verb(seats[0], third, second)
+        return you_all if self.me in seats else plural
 
     def many(self, seats: list[int]) -> str:
         """Several players, the viewer last: „Anna und du“."""

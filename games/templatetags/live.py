@@ -14,11 +14,13 @@ def _streams(request) -> bool:
 
 
 @register.simple_tag
-def live_enabled(request=None) -> bool:
-    return _streams(request)
+def live_enabled(request=None, pushed=False) -> bool:
+    """Whether the page streams (``pushed``: drawn for a push, so it does)."""
+    return bool(pushed) or _streams(request)
 
 
 @register.simple_tag
-def live_poll_ms(default, request=None) -> int:
-    """The poll interval: the game's own without a stream; ``LIVE_POLL_MS`` with one."""
-    return live.poll_ms(int(default)) if _streams(request) else int(default)
+def live_poll_ms(default, request=None, pushed=False) -> int:
+    """The poll interval: the game's own without a stream; ``LIVE_POLL_MS`` with one
+    (``pushed``: drawn for a push, which only pages with an open stream receive)."""
+    return live.poll_ms(int(default)) if pushed or _streams(request) else int(default)

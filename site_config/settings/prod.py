@@ -14,7 +14,8 @@ if not ALLOWED_HOSTS:  # noqa: F405
 
 STORAGES = {
     **STORAGES,
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    # whitenoise's hashed, compressed files; our CSS and JS minified (site_config/storage.py)
+    "staticfiles": {"BACKEND": "site_config.storage.MinifiedStaticFilesStorage"},
 }
 
 SECURE_SSL_REDIRECT = os.environ.get("DJANGO_SECURE_SSL_REDIRECT", "1") == "1"

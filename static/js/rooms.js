@@ -4,9 +4,10 @@
  * the visible timers down from the seconds the server sent, copies the
  * invite link, opens the confirmation dialogs, keeps keyboard focus and open
  * <details> across htmx swaps, refuses to swap in an older table than the one
- * shown, shows when the connection drops, and turns the server's pushed
- * version notices (Server-Sent Events through htmx-ext-sse) into a fetch of
- * the table – pausing the timed poll while the stream works.
+ * shown, shows when the connection drops, and swaps in the tables the server
+ * pushes (Server-Sent Events through htmx-ext-sse: the table drawn for this
+ * viewer, or a version notice on which it fetches the table) – pausing the
+ * timed poll while the stream works.
  */
 (function () {
   "use strict";
@@ -150,9 +151,9 @@
   // ---------------------------------------------------------------- Pushed updates
   //
   // The stream lives on a wrapper that swaps never replace ([data-live-stream] in
-  // rooms, [data-live-url] around a demo). Its events carry a version number only;
-  // a newer one than the table shows makes the table fetch itself ("live-stale",
-  // the same request as a poll). A stream counts as working from its first
+  // rooms, [data-live-url] around a demo). Its "view" events carry the table itself;
+  // its "changed" events a version number only: a newer one than the table shows
+  // makes the table fetch itself ("live-stale", the same request as a poll). A stream counts as working from its first
   // "ready" event on – a proxy that buffers never delivers one, and the page
   // simply keeps polling – until it reports an error.
 
@@ -188,12 +189,63 @@
     }
   }
 
+  // The viewer the stream was opened for (its "ready" event names it) must be the one
+  // the page shows: after joining or leaving a table the stream is opened anew.
+  function viewerMismatch(wrapper) {
+    var body = bodyIn(wrapper);
+    var shown = body && body.dataset.viewer;
+    return !!shown && wrapper.liveViewer !== undefined && shown !== wrapper.liveViewer;
+  }
+
+  function reconnect(wrapper) {
+    if (wrapper.liveSource) wrapper.liveSource.close();
+    wrapper.liveWorking = false;
+    wrapper.liveViewer = undefined;
+    wrapper.classList.remove("is-live");
+    var url = (wrapper.getAttribute("sse-connect") || "").split("?")[0];
+    if (!url || !window.htmx) return;
+    wrapper.setAttribute("sse-connect", url + "?v=" + shownVersion(bodyIn(wrapper)));
+    window.htmx.process(wrapper);
+  }
+
+  // A pushed view: the table as this browser's viewer sees it, drawn by whoever changed
+  // it. It replaces the table as a poll's answer would – not while the player's own
+  // request is on its way (that answer is at least as new; the newest view waits), and
+  // never an older table than the one shown.
+  function applyView(wrapper, version, html) {
+    var body = bodyIn(wrapper);
+    if (!body || version <= shownVersion(body)) return;
+    if (viewerMismatch(wrapper)) {
+      reconnect(wrapper);
+      return;
+    }
+    if (Date.now() < userBusyUntil) {
+      if (!wrapper.pendingView || version > wrapper.pendingView.version) {
+        wrapper.pendingView = { version: version, html: html };
+      }
+      return;
+    }
+    wrapper.pendingView = null;
+    var active = document.activeElement;
+    focusBeforeSwap = active && active !== document.body && body.contains(active) ? { id: active.id } : null;
+    window.htmx.swap(body, html, { swapStyle: "outerHTML" });
+  }
+
   function watch(wrapper, source) {
     if (source.roomsWatched) return;
     source.roomsWatched = true;
-    source.addEventListener("ready", function () {
+    wrapper.liveSource = source;
+    source.addEventListener("ready", function (event) {
       wrapper.liveWorking = true;
+      wrapper.liveViewer = (event.data || "").split(" ")[1];
       wrapper.classList.add("is-live");
+      if (viewerMismatch(wrapper)) reconnect(wrapper);
+    });
+    source.addEventListener("view", function (event) {
+      var version = parseInt(event.lastEventId, 10);
+      if (isNaN(version)) return;
+      wrapper.liveNewest = Math.max(wrapper.liveNewest || 0, version);
+      applyView(wrapper, version, event.data);
     });
     source.addEventListener("changed", function (event) {
       if (event.data === "gone") wrapper.liveGone = true;
@@ -265,7 +317,12 @@
 
   document.addEventListener("htmx:afterSettle", function (event) {
     var wrapper = streamOf(event.target);
-    if (wrapper && Date.now() >= userBusyUntil) catchUp(wrapper);
+    if (wrapper && viewerMismatch(wrapper)) reconnect(wrapper);
+    if (wrapper && Date.now() >= userBusyUntil) {
+      var pending = wrapper.pendingView;
+      if (pending) applyView(wrapper, pending.version, pending.html);
+      catchUp(wrapper);
+    }
     // Lobby → table (or back): show the new view from its top, not where the old one was scrolled.
     var status = roomStatus();
     if (shownStatus && status && status !== shownStatus && !(shownStatus === "playing" && status === "finished")) {

@@ -10,7 +10,7 @@ from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ROUND = 13  # Alpaka: „Eine ganze Runde wird gewertet“ (start, a move, round end, scoring)
+ROUND = 3  # Alpaka: „Allein am Tisch“ (start, two moves, round end, scoring)
 
 
 @pytest.mark.parametrize(("name", "viewport"), [("phone", PHONE), ("desktop", DESKTOP)])
@@ -25,41 +25,43 @@ def test_step_forward_and_back_with_the_buttons(content, page, name, viewport):
     forward = page.locator(f"#beispiel-{ROUND}-weiter")
     announce = page.locator(f"#beispiel-{ROUND}-ansage")
 
-    # With scripting the list shows its first step; the others wait for Weiter.
+    # The page holds the first step; the others load on demand with Weiter.
     expect(steps.first).to_be_visible()
-    expect(steps.nth(1)).to_be_hidden()
-    expect(count).to_have_text("Schritt 1 von 4")
+    expect(steps).to_have_count(1)
+    expect(count).to_have_text("Schritt 1 von 5")
     expect(back).to_have_attribute("aria-disabled", "true")
     example.scroll_into_view_if_needed()
     body = example.locator(".example__body")
     body_text = body.inner_text()
 
     forward.click()
-    expect(count).to_have_text("Schritt 2 von 4")
+    expect(count).to_have_text("Schritt 2 von 5")
     expect(steps).to_have_count(1)
-    expect(steps.first).to_contain_text("Anna legt eine 5.")
-    expect(announce).to_have_text("Schritt 2 von 4: Anna legt eine 5.")
+    expect(steps.first).to_contain_text("Anna legt eine 4.")
+    expect(announce).to_have_text("Schritt 2 von 5: Anna legt eine 4.")
     expect(forward).to_be_focused()  # the keyboard stays where it was
     assert body.inner_text() == body_text  # only the figure was swapped
 
     page.keyboard.press("Enter")  # Weiter by keyboard
-    expect(count).to_have_text("Schritt 3 von 4")
-    expect(steps.first).to_contain_text("Runde vorbei: Anna hat keine Karten mehr.")
+    expect(count).to_have_text("Schritt 3 von 5")
+    expect(steps.first).to_contain_text("Anna legt eine 4.")
     forward.click()
-    expect(count).to_have_text("Schritt 4 von 4")
+    expect(count).to_have_text("Schritt 4 von 5")
+    expect(steps.first).to_contain_text("Runde vorbei: Bei Anna passt keine Karte mehr.")
+    forward.click()
+    expect(count).to_have_text("Schritt 5 von 5")
     expect(steps.first).to_contain_text("Die Wertung:")
     expect(forward).to_have_text("Von vorn")
     screenshot(page, f"example-steps-{name}")
 
     back.click()
-    expect(count).to_have_text("Schritt 3 von 4")
+    expect(count).to_have_text("Schritt 4 von 5")
     expect(back).to_be_focused()
-    back.click()
-    expect(count).to_have_text("Schritt 2 von 4")
-    back.click()
-    expect(count).to_have_text("Schritt 1 von 4")
+    for shown in (3, 2, 1):
+        back.click()
+        expect(count).to_have_text(f"Schritt {shown} von 5")
     expect(back).to_have_attribute("aria-disabled", "true")
-    expect(announce).to_contain_text("Schritt 1 von 4: Oben liegt eine 4.")
+    expect(announce).to_contain_text("Schritt 1 von 5: Oben liegt eine 3.")
     # The address stays the game page; the steps never leave it.
     assert page.url.endswith(f"/spiele/alpaka/#beispiel-{ROUND}")
     assert_accessible(page)
@@ -77,21 +79,20 @@ def test_kaetzchen_example_steps_and_is_accessible(content, page):
     assert_accessible(page)
 
 
-def test_without_javascript_every_step_is_listed(content, browser, live_server):
+def test_without_javascript_each_step_is_a_link_to_its_page(content, browser, live_server):
     context = browser.new_context(
         viewport=PHONE, locale="de-DE", base_url=live_server.url, java_script_enabled=False
     )
     page = context.new_page()
     page.goto("/spiele/alpaka/")
     figure = page.locator(f"#beispiel-{ROUND}-schritte")
-    expect(figure.locator(".ex-steps__step")).to_have_count(4)
-    for index in range(4):
-        expect(figure.locator(".ex-steps__step").nth(index)).to_be_visible()
-    expect(figure.locator(".ex-steps__nav")).to_be_hidden()
-    # The links are plain pages of their own, too.
-    page.goto(f"/spiele/alpaka/beispiel/{ROUND}/?schritt=2")
-    expect(page.locator(".ex-steps__count")).to_have_text("Schritt 2 von 4")
+    # The game page holds the first step; the others load on demand, here as pages.
+    expect(figure.locator(".ex-steps__step")).to_have_count(1)
+    expect(figure.locator(".ex-steps__count")).to_have_text("Schritt 1 von 5")
+    figure.locator(f"#beispiel-{ROUND}-weiter").click()
+    assert page.url.endswith(f"/spiele/alpaka/beispiel/{ROUND}/?schritt=2")
+    expect(page.locator(".ex-steps__count")).to_have_text("Schritt 2 von 5")
     page.locator(f"#beispiel-{ROUND}-weiter").click()
-    expect(page.locator(".ex-steps__count")).to_have_text("Schritt 3 von 4")
+    expect(page.locator(".ex-steps__count")).to_have_text("Schritt 3 von 5")
     assert page.url.endswith("?schritt=3")
     context.close()

@@ -22,7 +22,7 @@ def test_statistics_and_a_worked_example_step_by_step(content, page, name, viewp
     page.goto("/spiele/katz-und-maus/#statistik")
 
     section = page.locator("#statistik")
-    expect(section.locator("svg.km-chart")).to_have_count(3)
+    expect(section.locator("svg.km-chart")).to_have_count(4)
     expect(section.locator("table.km-stats__table")).to_have_count(2)
     chart = section.locator("svg.km-chart").first
     box = chart.bounding_box()

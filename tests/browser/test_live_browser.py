@@ -69,6 +69,11 @@ def test_the_other_player_sees_each_change_by_push(windows, push_server):
     on_turn, other = (ben, anna) if ben_begins else (anna, ben)
     mover = "Ben" if ben_begins else "Anna"
     expect(on_turn.locator(".alp-status")).to_contain_text("Du bist am Zug")
+    fetched = []  # the other page's requests for its table: none, the table comes pushed
+    other.on(
+        "request",
+        lambda request: fetched.append(request.url) if "/status/" in request.url else None,
+    )
     if on_turn.locator(".alp-group--playable").count():
         on_turn.locator(".alp-group--playable").first.click()
     else:
@@ -76,9 +81,10 @@ def test_the_other_player_sees_each_change_by_push(windows, push_server):
     expect(other.locator(".alp-status")).to_contain_text("Du bist am Zug")
     expect(other.locator(".alp-log__list li").first).to_contain_text(mover)
 
-    # The table the other player sees is the version the last pushed notice named.
+    # The table the other player sees is the newest version pushed, drawn by the server.
     version = int(other.locator("#room-body").get_attribute("data-version"))
     newest = other.evaluate("() => document.querySelector('[data-live-stream]').liveNewest")
     assert newest == version
+    assert fetched == []
     screenshot(other, "live-room-after-pushed-move")
     assert_accessible(other)

@@ -214,10 +214,20 @@ def test_two_players_in_a_room_race_for_one_middle_card(cat, frozen, open_browse
     shot(anna, "the-cat-room-desktop", "#room-body")
 
 
+def watched_unseen(page, frozen, seconds: float) -> None:
+    """The reader watches while the clock moves: the server makes the bot's moves as they
+    fall due (asked every half second, as the page or a stream's deadline loop does), but
+    the page is not told (its own polls are answered „nothing new“ by the test's route)."""
+    for _ in range(round(seconds / 0.5)):
+        frozen.advance(0.5)
+        reply = page.request.get(DEMO + "status/?v=-1", headers={"HX-Request": "true"})
+        assert reply.status == 200
+
+
 def test_demo_moves_count_on_an_old_picture_and_a_chosen_set_is_named(cat, frozen, open_browser):
     """Two players, the four moods picked in the setup form; the page does not hear of
-    the bot's moves (its polls are answered „nothing new“) and the reader's clicks
-    still count – checked by the engine, with the bot's swaps highlighted."""
+    the bot's moves and the reader's clicks still count – checked by the engine, with
+    the bot's swaps highlighted."""
     page = open_browser(PHONE)
     page.goto(DEMO)
     page.locator('label:has(input[name="bots"][value="1"])').click()
@@ -230,7 +240,7 @@ def test_demo_moves_count_on_an_old_picture_and_a_chosen_set_is_named(cat, froze
 
     page.route(re.compile(r"/status/"), lambda route: route.fulfill(status=204))
     shown = version(page)
-    frozen.advance(8)
+    watched_unseen(page, frozen, 8)
     page.get_by_role("button", name="Stapel 1 aufnehmen").click()
     expect(page.locator(".cat-hand")).to_contain_text("Deine Hand: Stapel 1")
     row = DemoGame.objects.get(engine="the_cat")
@@ -244,7 +254,8 @@ def test_demo_moves_count_on_an_old_picture_and_a_chosen_set_is_named(cat, froze
     # The bot swaps again before the click arrives; the reader aims at a card that is
     # still in the middle then (the engine, asked ahead, says which), on the old picture.
     shown = version(page)
-    frozen.advance(4)
+    watched_unseen(page, frozen, 4)
+    frozen.advance(0.5)  # and once more before the click arrives
     ahead, _ = the_cat.advance(DemoGame.objects.get(engine="the_cat").state, frozen.now.timestamp())
     drawn = page.locator('.cat-middle button[name="nimm"]')
     values = [drawn.nth(i).get_attribute("value") for i in range(drawn.count())]
@@ -271,7 +282,8 @@ def test_a_worked_example_steps_through_on_a_phone(open_browser):
     number = next(
         n
         for n in range(1, 12)
-        if "Zwei wollen dieselbe Karte" in page.locator(f"#beispiel-{n}").inner_text()
+        # text_content: innerText skips sections not yet drawn (content-visibility: auto)
+        if "Zwei wollen dieselbe Karte" in page.locator(f"#beispiel-{n}").text_content()
     )
     figure = f"#beispiel-{number}-schritte"
     for step in range(2, 6):

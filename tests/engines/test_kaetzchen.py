@@ -584,3 +584,25 @@ def test_simulate_median_is_near_400_moves():
     assert 370 <= figures["median_moves"] <= 430
     assert 0.45 <= figures["starter_win_rate"] <= 0.55
     assert figures["share_over_500"] > figures["share_over_1000"] > 0
+
+
+def test_the_house_rule_for_the_statistics_gives_the_winner_another_flip():
+    """Only the statistics play „wer gewinnt, deckt noch einmal auf“ (to measure it)."""
+    from collections import deque
+
+    from games.engines.kaetzchen import _CARD_INDEX, CARDS, _run, _run_extra_turn
+
+    def piles():
+        you = deque(_CARD_INDEX[c] for c in ["5H", "5S", "7C"])
+        cat = deque(_CARD_INDEX[c] for c in ["9D", "3D", "KD"])
+        return you, cat
+
+    # 5H stays, 9D stays, 5S angles 5H 9D 5S – and with the house rule „you“ flips again.
+    table = []
+    loser, flips = _run_extra_turn(piles(), table, 0, 4)
+    assert (loser, flips) == (None, 4) and [CARDS[c] for c in table] == ["7C"]
+    table = []
+    _run(piles(), table, 0, 4)
+    assert [CARDS[c] for c in table] == ["3D"], "without it, the other one flips"
+    figures = k.simulate(200, seed=1, extra_turn=True)
+    assert figures["extra_turn"] is True and figures["games"] == 200

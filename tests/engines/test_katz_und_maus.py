@@ -204,7 +204,69 @@ def test_a_short_draw_pile_gives_what_it_has():
     assert state["hands"][1] == ["2C", "3C"] and state["draw_pile"] == []
 
 
-def test_an_empty_draw_pile_is_refilled_from_the_build_piles_once():
+# --- When the draw pile is used up: the source's end (default) and our variant -------------
+
+RESHUFFLE = {"empty_draw": "recycle"}
+
+
+def test_by_default_the_source_rule_ends_the_game_when_the_draw_pile_is_used_up():
+    """Seed 003: „Ist der Kartenstock gänzlich aufgebraucht …“ – no new draw pile is made
+    from the build piles, even with build piles on the table."""
+    assert new_game(1, 2)["empty_draw"] == "end"
+    state = arrange(
+        2,
+        stocks=[["9H", "3D"], ["9D", "5D", "6D"]],
+        hands=[["7D", "8C"], []],
+        draw_size=0,
+        build=[["AH", "2H", "3H"], ["AD"]],
+    )
+    assert state["empty_draw"] == "end"
+    before = copy.deepcopy(state)
+    state, events = discard(state, 0, "8C", 0)
+    assert "recycle" not in types(events)
+    assert types(events)[-2:] == ["round_end", "game_over"]
+    result = outcome(state)
+    assert result["reason"] == "exhausted" and result["winners"] == [0], "2 stock cards beat 3"
+    assert state["build"] == before["build"], "the build piles stay where they are"
+
+
+def test_by_default_a_short_draw_pile_gives_what_it_has_and_the_game_goes_on():
+    state = arrange(
+        2,
+        stocks=[["9H", "3D"], ["9D", "5D"]],
+        hands=[["7D", "8C"], ["8D"]],
+        draw_top=["2C", "3C"],
+        draw_size=2,
+        build=[["AH", "2H", "3H"], ["AD"]],
+    )
+    state, events = discard(state, 0, "8C", 0)
+    assert types(events) == ["discard", "turn", "draw"]
+    assert events[-1]["count"] == 2 and events[-1]["wanted"] == 4
+    assert outcome(state) is None and state["draw_pile"] == []
+    assert [len(pile) for pile in state["build"]] == [3, 1, 0, 0]
+
+
+def test_by_default_an_emptied_hand_with_nothing_left_to_draw_ends_the_game():
+    # The last hand card goes on a build pile; five new cards are due but none is left.
+    state = arrange(
+        2,
+        stocks=[["9H", "3D"], ["9D", "5D", "6D"]],
+        hands=[["4C"], []],
+        draw_size=0,
+        build=[["AH", "2H", "3H"]],
+    )
+    state, events = play(state, 0, "hand", 0, card="4C")
+    assert types(events)[-2:] == ["round_end", "game_over"]
+    assert outcome(state)["reason"] == "exhausted"
+
+
+def test_the_variant_option_is_checked():
+    with pytest.raises(ValueError, match="leeren Kartenstock"):
+        new_game(1, 2, {"empty_draw": "weiter"})
+    assert new_game(1, 2, RESHUFFLE)["empty_draw"] == "recycle"
+
+
+def test_variant_an_empty_draw_pile_is_refilled_from_the_build_piles_once():
     state = arrange(
         2,
         stocks=[["9H", "3D"], ["9D", "5D"]],
@@ -212,6 +274,7 @@ def test_an_empty_draw_pile_is_refilled_from_the_build_piles_once():
         draw_top=["2C", "3C"],
         draw_size=2,
         build=[["AH", "2H", "3H"], ["AD"]],
+        options=RESHUFFLE,
     )
     state, events = discard(state, 0, "8C", 0)
     assert types(events) == ["discard", "turn", "recycle", "draw"]
@@ -499,13 +562,14 @@ def test_the_largest_stock_leaves_everyone_a_hand():
         new_game(1, 6, {"stock_size": 13})
 
 
-def test_the_build_piles_make_a_new_draw_pile_again_after_a_stock_card():
+def test_variant_the_build_piles_make_a_new_draw_pile_again_after_a_stock_card():
     state = arrange(
         2,
         stocks=[["9H", "4D"], ["9D", "5D"]],
         hands=[["7D", "8C"], ["8D"]],
         draw_size=0,
         build=[["AH", "2H", "3H"], ["AD"]],
+        options=RESHUFFLE,
     )
     state["recycled"] = state["idle_recycles"] = 1  # already rebuilt once
     state, _ = play(state, 0, "stock", 0)  # the 4: a stock card was played

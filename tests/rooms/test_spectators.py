@@ -14,11 +14,13 @@ import random
 import re
 
 import pytest
+from django.db import transaction
 from django.test import Client
 
 from games.engines import alpaka
 from games.play import definition as registry
 from games.play import live
+from rooms import body
 from rooms.models import Room
 from tests.rooms.conftest import action_value, room_of, text
 
@@ -113,13 +115,25 @@ def test_private_room_is_watched_only_by_the_hosts_link(table):
 
 def test_a_spectator_gets_no_hidden_card_over_a_whole_game(players, clock, monkeypatch):
     monkeypatch.setattr("games.play.table.new_seed", lambda: 77)
-    published = []
+    published, pushed, seats_seen = [], [], []
+    real_view = alpaka.view
+
+    def recording_view(state, seat):
+        seats_seen.append(seat)
+        return real_view(state, seat)
+
+    def publish(channel, version, due=None, views=None):
+        """What a stream would carry: the notice, and the spectators' pushed table."""
+        published.append(live.notice(version, due))
+        if views and body.WATCHING in views:
+            seats_seen.clear()
+            pushed.append((views[body.WATCHING](), list(seats_seen)))
+
     monkeypatch.setattr(live, "enabled", lambda: True)
-    monkeypatch.setattr(
-        live,
-        "publish_on_commit",
-        lambda channel, version, due=None: published.append(live.notice(version, due)),
-    )
+    monkeypatch.setattr(live, "publish", publish)
+    monkeypatch.setattr(alpaka, "view", recording_view)
+    # Publish at once (the test's transaction never commits).
+    monkeypatch.setattr(transaction, "on_commit", lambda callback, **kwargs: callback())
     (anna,) = players("Anna")
     anna.create(target="20")
     _with_bots(anna, 2)
@@ -139,11 +153,11 @@ def test_a_spectator_gets_no_hidden_card_over_a_whole_game(players, clock, monke
         room = room_of(anna)
         html = answer.content.decode()
         if room.state["phase"] == alpaka.PLAY and answer.status_code == 200:
-            body = _normalised(html)
+            answered = _normalised(html)
             for _ in range(2):
                 redealt = _redealt(room.state, rng)
                 other = _normalised(_spectator_html_for(redealt, room_of(anna), since))
-                assert body == other, "a spectator's answer depends on a hidden card"
+                assert answered == other, "a spectator's answer depends on a hidden card"
             checked += 1
         if 0 in alpaka.to_act(room.state):
             choice = rng.choice(alpaka.legal_actions(room.state, 0))
@@ -160,5 +174,10 @@ def test_a_spectator_gets_no_hidden_card_over_a_whole_game(players, clock, monke
     assert spectator.get(replay.get_absolute_url()).status_code == 404
     assert anna.client.get(replay.get_absolute_url()).status_code == 200
     assert "Partie nachspielen" in text(anna.get())
-    # What a stream tells anyone: "version" or "version|next deadline", numbers only.
+    # What a stream tells anyone: "version" or "version|next deadline", numbers only …
     assert published and all(re.fullmatch(r"-?\d+(\|\d+\.\d+)?", notice) for notice in published)
+    # … and the table pushed to spectators is drawn from the spectator's view only.
+    assert len(pushed) > 20
+    for html, seats in pushed:
+        assert seats and set(seats) == {None}
+        assert "Du schaust zu" in html and room_of(anna).code not in html

@@ -381,7 +381,10 @@ class EventStream:
                     continue  # a heartbeat
                 else:
                     field, _, value = line.partition(":")
-                    event[field] = value.removeprefix(" ")
+                    value = value.removeprefix(" ")
+                    if field == "data" and "data" in event:
+                        value = event["data"] + "\n" + value  # EventSource joins data lines
+                    event[field] = value
                     if field == "id":
                         self.last_id = event["id"]
         except (OSError, http.client.HTTPException, ValueError, AttributeError):
@@ -397,10 +400,12 @@ class EventStream:
             raise AssertionError(f"no event within {timeout} s") from None
 
     def wait_for_version(self, version: int) -> dict:
-        """Events up to the ``changed`` notice of ``version`` (or newer)."""
+        """Events up to the one of ``version`` (or newer): the table pushed as a ``view``
+        (drawn for this viewer) or a ``changed`` notice."""
         while True:
             event = self.next()
-            if event.get("event") == "changed" and int(event["data"]) >= version:
+            kind, number = event.get("event"), event.get("id", "")
+            if kind in ("changed", "view") and number.isdigit() and int(number) >= version:
                 return event
 
     def close(self) -> None:

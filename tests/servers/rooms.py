@@ -79,7 +79,7 @@ class RoomPlayer(Visitor):
 
     @property
     def round(self) -> int | None:
-        found = re.search(r'class="alp-bar__round">Runde (\d+)<', self.body)
+        found = re.search(r'class="alp-bar__round[^"]*">Runde (\d+)<', self.body)
         return int(found.group(1)) if found else None
 
     @property

@@ -3,6 +3,8 @@ server A and Ben only to server B, played to the end of a round and into the nex
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.servers.rooms import RoomPlayer, take_turns
@@ -23,9 +25,12 @@ def test_an_alpaka_round_across_two_app_servers(servers):
     # Each browser's push stream stays on its own server.
     streams = {anna: anna.listen(), ben: ben.listen()}
     anna.start()  # on A …
-    notice = streams[ben].wait_for_version(anna.version)  # … announced to Ben by B
-    assert (notice["event"], notice["id"]) == ("changed", str(anna.version))
+    pushed = streams[ben].wait_for_version(anna.version)  # … pushed to Ben by B
+    # The table itself, drawn on A for Ben's seat: Ben's hand, not Anna's.
+    assert (pushed["event"], pushed["id"]) == ("view", str(anna.version))
+    assert 'data-viewer="seat-' in pushed["data"] and "Deine Hand" in pushed["data"]
     assert ben.poll() and ben.phase == "play" and ben.round == 1
+    assert ben.hand() == sorted(re.findall(r'aria-label="Deine Hand: [^"]*"', pushed["data"]))
 
     moves = take_turns(
         [anna, ben], until=lambda: anna.phase == ben.phase == "scoring", streams=streams

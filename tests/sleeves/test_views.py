@@ -119,7 +119,7 @@ def test_box_for_the_cat_says_size_unknown(client, sleeve_content):
     assert "Kartenhüllen (Sleeves) für The Cat" in text
     assert "52 Karten. Gilt für: AMIGO 01807." in text
     assert (
-        "Maß noch unbekannt 52 Katzenkarten – hier fehlt uns noch eine verlässliche Angabe; bitte vor dem Kauf nachmessen."
+        "Maß noch unbekannt 52 Katzenkarten – ein verlässliches Maß haben wir noch nicht, miss bitte vor dem Kauf nach."
         in text
     )
     assert "sleeve-plans" not in box  # nothing to calculate without a size

@@ -1,12 +1,5 @@
-from django.apps import AppConfig
+from games.play import package
 
 
-class TakeawayConfig(AppConfig):
-    name = "tests.takeaway"
-    label = "play_takeaway"
-
-    def ready(self):
-        from games.play.definition import register
-        from tests.takeaway.definition import TAKEAWAY
-
-        register(TAKEAWAY)
+class TakeawayConfig(package.GamePackageConfig):
+    definition = "TAKEAWAY"

@@ -25,9 +25,9 @@ Decisions where the rules text is silent:
 - Each round is shuffled from ``(seed, round)``, so no RNG state is stored.
 """
 
-from games.engines.base import IllegalAction
+from games.engines.base import IllegalAction, bot_continue, random_action
 
-from .bots import bot_action, bot_continue, random_action
+from .bots import bot_action
 from .engine import (
     OVER,
     PLAY,

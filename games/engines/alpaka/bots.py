@@ -2,7 +2,7 @@
 
 Heuristic of ``bot_action``:
 
-1. Scoring phase: always confirm (``bot_continue``).
+1. Scoring phase: always confirm (``base.bot_routine``).
 2. If a card fits, play one. Playing never raises the hand score and keeps every
    option open (one can still quit next turn), so it beats drawing and quitting.
    Among the fitting values pick the one that sheds most. After laying value
@@ -24,13 +24,15 @@ Heuristic of ``bot_action``:
    opponents' expected hands quits at once (it most likely pays nothing).
    Drawing is only chosen when ``legal_actions`` offers it.
 
-``random_action`` is the baseline: a uniformly random legal action.
+``base.random_action`` is the baseline: a uniformly random legal action.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+
+from games.engines.base import bot_routine
 
 from .rules import CARDS, COPIES, ENGLERT, VALUES, hand_score, next_card, previous_card
 
@@ -43,18 +45,12 @@ MAX_SHED_SHARE = 0.8
 ENGLERT_SAFE_SHARE = 0.3
 
 
-def bot_continue(view: dict) -> dict:
-    """Bots confirm the score table straight away."""
-    return {"type": "continue"}
-
-
 def bot_action(view: dict, rng: random.Random) -> dict:
     """A heuristic move for the seat the view belongs to (see the module docs)."""
+    routine = bot_routine(view)
+    if routine is not None:
+        return routine
     legal = view["legal_actions"]
-    if not legal:
-        raise ValueError("Der Bot ist nicht am Zug.")
-    if view["phase"] == "scoring":
-        return bot_continue(view)
     hand = view["hand"]
     plays = [action["card"] for action in legal if action["type"] == "play"]
     if plays:
@@ -62,11 +58,6 @@ def bot_action(view: dict, rng: random.Random) -> dict:
     if any(action["type"] == "draw" for action in legal) and _should_draw(view):
         return {"type": "draw"}
     return {"type": "quit"}
-
-
-def random_action(view: dict, rng: random.Random) -> dict:
-    """A uniformly random legal action (the baseline the bot must beat)."""
-    return dict(rng.choice(view["legal_actions"]))
 
 
 def _best_play(hand: list[str], plays: list[str], variant: str, rng: random.Random) -> str:

@@ -48,10 +48,12 @@ the seed plus the action log replays a game exactly (see ``replay``).
 
 from __future__ import annotations
 
-import marshal
 import random
 
-from games.engines.base import IllegalAction
+from games.engines import base
+from games.engines.base import CONTINUE, OVER, PLAY, SCORING, IllegalAction
+from games.engines.base import stored_outcome as outcome
+from games.engines.base import to_act_in_turns as to_act
 
 from . import texts
 from .rules import (
@@ -75,20 +77,10 @@ from .rules import (
     sort_cards,
 )
 
-PLAY = "play"
-SCORING = "scoring"
-OVER = "over"
-
 FIRST_DEALER = 0  # seat 0 (usually the host) deals first, so seat 1 starts
 
-CONTINUE = {"type": "continue"}
 DRAW = {"type": "draw"}
 QUIT = {"type": "quit"}
-
-
-def _clone(state: dict) -> dict:
-    # A marshal round-trip is a fast deep copy for plain JSON-like data.
-    return marshal.loads(marshal.dumps(state))
 
 
 # --- Creating and dealing ------------------------------------------------------
@@ -101,41 +93,29 @@ def new_game(seed: int, players: int, options: dict | None = None) -> dict:
     ``names`` (one display name per seat, for the presenter).
     """
     options = dict(options or {})
-    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"Alpaka braucht {MIN_PLAYERS} bis {MAX_PLAYERS} Spieler.")
+    base.check_players(players, MIN_PLAYERS, MAX_PLAYERS, "Alpaka")
     variant = options.get("variant", CLASSIC)
     if variant not in VARIANTS:
         raise ValueError(f"Unbekanntes Regelwerk „{variant}“.")
     target = options.get("target", DEFAULT_TARGET)
     if target not in TARGETS:
         raise ValueError("Die Zielpunktzahl muss 20, 40, 60 oder 80 sein.")
-    names = options.get("names") or [f"Spieler {seat + 1}" for seat in range(players)]
-    if len(names) != players or not all(isinstance(name, str) for name in names):
-        raise ValueError("Für jeden Platz braucht es genau einen Namen.")
-    state = {
-        "game": "alpaka",
-        "version": 1,
-        "seed": seed,
-        "players": players,
-        "variant": variant,
-        "target": target,
-        "names": list(names),
-        "phase": PLAY,
-        "round": 0,
-        "dealer": None,
-        "turn": None,
-        "hands": [[] for _ in range(players)],
-        "draw_pile": [],
-        "discard": [],
-        "in_round": [False] * players,
-        "quit": [False] * players,
-        "left": [False] * players,
-        "chips": [{"black": 0, "white": 0} for _ in range(players)],
-        "confirmed": [False] * players,
-        "round_result": None,
-        "score_sheet": [],
-        "outcome": None,
-    }
+    names = base.seat_names(options, players)
+    state = base.round_state(
+        "alpaka",
+        seed,
+        names,
+        variant=variant,
+        target=target,
+        turn=None,
+        hands=[[] for _ in range(players)],
+        draw_pile=[],
+        discard=[],
+        in_round=[False] * players,
+        quit=[False] * players,
+        chips=[{"black": 0, "white": 0} for _ in range(players)],
+        confirmed=[False] * players,
+    )
     _deal(state, [])
     return state
 
@@ -143,11 +123,7 @@ def new_game(seed: int, players: int, options: dict | None = None) -> dict:
 def _deal(state: dict, events: list) -> None:
     n = state["players"]
     left = state["left"]
-    state["round"] += 1
-    if state["dealer"] is None:
-        state["dealer"] = FIRST_DEALER
-    else:
-        state["dealer"] = _next_seat(state["dealer"], n, lambda seat: not left[seat])
+    dealer = base.next_deal(state, FIRST_DEALER, lambda seat: not left[seat])
     seats = [seat for seat in range(n) if not left[seat]]
     deck = [card for card in CARDS for _ in range(COPIES)]
     random.Random(f"alpaka:{state['seed']}:{state['round']}").shuffle(deck)
@@ -163,8 +139,7 @@ def _deal(state: dict, events: list) -> None:
     state["confirmed"] = [False] * n
     state["round_result"] = None
     state["phase"] = PLAY
-    dealer = state["dealer"]
-    state["turn"] = _next_seat(dealer, n, lambda seat: not left[seat])
+    state["turn"] = base.next_seat(dealer, n, lambda seat: not left[seat])
     events.append(
         {
             "type": "deal",
@@ -176,16 +151,6 @@ def _deal(state: dict, events: list) -> None:
     )
 
 
-def _next_seat(seat: int, n: int, wanted) -> int | None:
-    """The first seat after ``seat`` (clockwise, ending with ``seat`` itself)
-    for which ``wanted(seat)`` holds."""
-    for step in range(1, n + 1):
-        candidate = (seat + step) % n
-        if wanted(candidate):
-            return candidate
-    return None
-
-
 def _active(state: dict, seat: int) -> bool:
     return state["in_round"][seat] and not state["quit"][seat] and not state["left"][seat]
 
@@ -195,18 +160,6 @@ def _active_seats(state: dict) -> list[int]:
 
 
 # --- Queries -------------------------------------------------------------------
-
-
-def to_act(state: dict) -> list[int]:
-    if state["phase"] == PLAY:
-        return [state["turn"]]
-    if state["phase"] == SCORING:
-        return [
-            seat
-            for seat in range(state["players"])
-            if not state["left"][seat] and not state["confirmed"][seat]
-        ]
-    return []
 
 
 def _may_draw(state: dict, seat: int) -> bool:
@@ -231,11 +184,6 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     return actions
 
 
-def outcome(state: dict) -> dict | None:
-    result = state["outcome"]
-    return None if result is None else _clone(result)
-
-
 def points(state: dict) -> list[int]:
     """Every seat's minus points (the chips' value)."""
     return [chip_points(chips) for chips in state["chips"]]
@@ -247,15 +195,15 @@ def points(state: dict) -> list[int]:
 def apply(state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
     """Apply ``seat``'s action; returns ``(new_state, events)``. Raises
     ``IllegalAction`` (German message) and then leaves ``state`` untouched."""
-    _check_seat(state, seat)
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("Ungültige Aktion.")
-    kind = action["type"]
+    base.check_seat(state, seat)
+    kind = base.action_type(action)
     phase = state["phase"]
     if phase == OVER:
         raise IllegalAction("Die Partie ist vorbei.")
     if phase == SCORING:
-        return _apply_continue(state, seat, kind)
+        if kind != "continue":
+            raise IllegalAction("Die Runde ist vorbei – bestätige die Wertung mit „Weiter“.")
+        return base.confirm(state, seat, _deal)
     if kind == "continue":
         raise IllegalAction("Die Runde läuft noch – bestätigen kannst du erst bei der Wertung.")
     if kind not in ("play", "draw", "quit"):
@@ -269,19 +217,14 @@ def apply(state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
     if kind == "play":
         card = action.get("card")
         _check_play(state, seat, card)
-        new = _clone(state)
+        new = base.clone(state)
         return new, _play(new, seat, card)
     if kind == "draw":
         _check_draw(state, seat)
-        new = _clone(state)
+        new = base.clone(state)
         return new, _draw(new, seat)
-    new = _clone(state)
+    new = base.clone(state)
     return new, _quit(new, seat, automatic=False)
-
-
-def _check_seat(state: dict, seat: int) -> None:
-    if not isinstance(seat, int) or not 0 <= seat < state["players"]:
-        raise IllegalAction("Diesen Platz gibt es nicht.")
 
 
 def _check_play(state: dict, seat: int, card) -> None:
@@ -302,26 +245,6 @@ def _check_draw(state: dict, seat: int) -> None:
         raise IllegalAction("Alle anderen sind ausgestiegen – Ziehen geht nicht mehr.")
     if not state["draw_pile"]:
         raise IllegalAction("Der Nachziehstapel ist leer – Ziehen geht nicht.")
-
-
-def _apply_continue(state: dict, seat: int, kind: str) -> tuple[dict, list[dict]]:
-    if kind != "continue":
-        raise IllegalAction("Die Runde ist vorbei – bestätige die Wertung mit „Weiter“.")
-    if state["left"][seat]:
-        raise IllegalAction("Du hast den Raum verlassen.")
-    if state["confirmed"][seat]:
-        raise IllegalAction("Du hast die Wertung schon bestätigt.")
-    new = _clone(state)
-    new["confirmed"][seat] = True
-    events = [
-        {
-            "type": "continue",
-            "seat": seat,
-        }
-    ]
-    if not to_act(new):
-        _deal(new, events)
-    return new, events
 
 
 def _play(state: dict, seat: int, card: str) -> list[dict]:
@@ -362,7 +285,7 @@ def _pass_turn(state: dict, seat: int, events: list) -> None:
     """Hand the turn to the next active seat after ``seat``, or end the round when
     nobody is left or the lone remaining player has nothing that fits."""
     n = state["players"]
-    following = _next_seat(seat, n, lambda other: _active(state, other))
+    following = base.next_seat(seat, n, lambda other: _active(state, other))
     if following is None:
         _end_round(state, "all_quit", None, events)
         return
@@ -488,31 +411,24 @@ def timeout(state: dict) -> tuple[dict, list[dict]]:
     scoring phase this is ``force_continue``. A no-op once the game is over."""
     if state["phase"] == SCORING:
         return force_continue(state)
-    new = _clone(state)
+    new = base.clone(state)
     if state["phase"] != PLAY:
         return new, []
     return new, _quit(new, new["turn"], automatic=True)
 
 
 def force_continue(state: dict) -> tuple[dict, list[dict]]:
-    """End the scoring wait without the missing confirmations and deal the next
-    round. A no-op outside the scoring phase (the timer may race a last click)."""
-    new = _clone(state)
-    if state["phase"] != SCORING:
-        return new, []
-    events = [{"type": "continue_forced"}]
-    _deal(new, events)
-    return new, events
+    """The 45-second scoring wait is over: the next round is dealt without the
+    missing confirmations (see ``base.skip_confirmations``)."""
+    return base.skip_confirmations(state, _deal)
 
 
 def remove_player(state: dict, seat: int) -> tuple[dict, list[dict]]:
     """„Raum verlassen“: the seat quits now and is out for the rest of the game
     (never dealt again, never a winner). With fewer than two players left the
     game ends with the current standings. A no-op once the game is over."""
-    _check_seat(state, seat)
-    if state["left"][seat]:
-        raise IllegalAction("Dieser Platz hat den Raum schon verlassen.")
-    new = _clone(state)
+    base.check_leaving(state, seat)
+    new = base.clone(state)
     if state["phase"] == OVER:
         return new, []
     new["left"][seat] = True
@@ -532,6 +448,10 @@ def remove_player(state: dict, seat: int) -> tuple[dict, list[dict]]:
     return new, events
 
 
+# Rebuilds a game from its seed and log (entries: see ``base.replayer``).
+replay = base.replayer(new_game, apply, timeout, force_continue, remove_player)
+
+
 # --- View ------------------------------------------------------------------------
 
 
@@ -539,22 +459,12 @@ def view(state: dict, seat: int | None) -> dict:
     """What ``seat`` may see (``None``: a spectator). Other hands appear only as
     sizes and the draw pile only as its size; the hands of a finished round are
     public in its score table (``round_result``)."""
-    if seat is not None:
-        _check_seat(state, seat)
     totals = points(state)
     discard = state["discard"]
     return {
-        "game": "alpaka",
-        "seat": seat,
+        **base.turn_view(state, seat),
         "variant": state["variant"],
         "target": state["target"],
-        "names": list(state["names"]),
-        "phase": state["phase"],
-        "round": state["round"],
-        "dealer": state["dealer"],
-        "turn": state["turn"],
-        "to_act": to_act(state),
-        "hand": None if seat is None else list(state["hands"][seat]),
         "seats": [
             {
                 "seat": s,
@@ -572,31 +482,8 @@ def view(state: dict, seat: int | None) -> dict:
         "discard_top": discard[-1] if discard else None,
         "discard_size": len(discard),
         "draw_size": len(state["draw_pile"]),
-        "round_result": _clone(state["round_result"]) if state["round_result"] else None,
+        "round_result": base.clone(state["round_result"]) if state["round_result"] else None,
         "score_sheet": [list(row) for row in state["score_sheet"]],
         "legal_actions": [] if seat is None else legal_actions(state, seat),
         "outcome": outcome(state),
     }
-
-
-# --- Replay ------------------------------------------------------------------------
-
-
-def replay(seed: int, players: int, options: dict | None, log: list[dict]) -> dict:
-    """Rebuild a game from its seed and log. Entries: ``{"seat": s, "action": {...}}``
-    for ``apply``, or ``{"op": "timeout"}``, ``{"op": "force_continue"}``,
-    ``{"op": "remove_player", "seat": s}`` for the site hooks."""
-    state = new_game(seed, players, options)
-    for entry in log:
-        op = entry.get("op", "apply")
-        if op == "apply":
-            state, _ = apply(state, entry["seat"], entry["action"])
-        elif op == "timeout":
-            state, _ = timeout(state)
-        elif op == "force_continue":
-            state, _ = force_continue(state)
-        elif op == "remove_player":
-            state, _ = remove_player(state, entry["seat"])
-        else:
-            raise ValueError(f"Unbekannter Protokolleintrag „{op}“.")
-    return state

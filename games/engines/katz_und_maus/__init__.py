@@ -6,8 +6,9 @@ balance figures. Besides the protocol the site uses ``timeout`` (forced
 discard), ``force_continue`` (scoring wait in a match to 500),
 ``remove_player`` („Raum verlassen“) and ``replay``.
 
-Decisions where the seed is silent (the article's „Varianten und Festlegungen“
-says the same):
+Rules as the seed states them; decisions only where it is silent (the article
+marks each „Unsere Festlegung“ where it applies and lists them under „Varianten
+und Festlegungen“):
 
 - Seat 0 deals the first game, so seat 1 starts; in a match the deal moves one
   seat on. Stocks are dealt one card at a time; their size is an option
@@ -17,12 +18,15 @@ says the same):
 - Hands are filled automatically to exactly five at the start of a turn, so the
   seed's over-draw rule (extra cards go under the own stock) cannot happen
   online; the engine has no action for it.
-- A draw pile too short for a full refill gives what it has; when it is empty,
-  the build piles are shuffled into a new draw pile – once, and again only if
-  a stock card was played since the last time (option ``empty_draw="end"``
-  switches this off). A needed draw that still finds nothing ends the game:
-  fewest stock cards win (teams: both partners' stocks added), a tie is a
-  draw.
+- The source's end of game is the default (``empty_draw="end"``): when the
+  draw pile is used up and nobody has emptied a stock, the fewest stock cards
+  win, a tie is a draw. The seed does not say when exactly the pile counts as
+  used up; here it is the moment a needed draw finds nothing (a pile too short
+  for a full refill gives what it has, and the player goes on with fewer
+  cards). Teams: both partners' stocks are added.
+- Variant ``empty_draw="recycle"`` (our own rule, not in the seed): an empty
+  draw pile is first rebuilt from the unfinished build piles – once, and again
+  only if a stock card was played since the last time.
   A pile completed by the last hand card goes under the draw pile before the
   player draws five new cards.
 - Complete piles (the twelfth card, also a King standing for the Queen) are
@@ -42,9 +46,9 @@ says the same):
   cards leave the game; in team play the partner stops too (the team is out).
 """
 
-from games.engines.base import IllegalAction
+from games.engines.base import IllegalAction, bot_continue, random_action
 
-from .bots import bot_action, bot_continue, random_action
+from .bots import bot_action
 from .engine import (
     MAX_TURNS,
     OVER,

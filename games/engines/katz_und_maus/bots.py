@@ -3,7 +3,7 @@ a time (a bot's turn is played move by move, each move a fresh decision).
 
 Strategy of ``bot_action``, in order:
 
-1. Scoring wait (match to 500): confirm.
+1. Scoring wait (match to 500): confirm (``base.bot_routine``).
 2. A partner's hint (team play) that is legal now is followed.
 3. The stock's top card fits: play it. Among several places the bot takes the
    one leaving the least help for the opponents (see *risk* below).
@@ -25,27 +25,19 @@ Strategy of ``bot_action``, in order:
    high card, never a high card on a low one if it can be helped. A player
    whose stock is empty („kartenlos“) sends ``end`` instead.
 
-``random_action`` is the baseline: a uniformly random legal action.
+``base.random_action`` is the baseline: a uniformly random legal action.
 """
 
 from __future__ import annotations
 
 import random
 
+from games.engines.base import bot_routine
+
 from .rules import RANKS, TOP_VALUE, VALUES
 
 KING_RANK = "K"
 KING_VALUE = 13  # for ordering only
-
-
-def bot_continue(view: dict) -> dict:
-    """Bots confirm the score table straight away."""
-    return {"type": "continue"}
-
-
-def random_action(view: dict, rng: random.Random) -> dict:
-    """A uniformly random legal action (the baseline the bot must beat)."""
-    return dict(rng.choice(view["legal_actions"]))
 
 
 def _value(card: str | None) -> int | None:
@@ -66,11 +58,9 @@ def _card_of(action: dict, me: dict, hand: list[str]) -> str:
 
 def bot_action(view: dict, rng: random.Random) -> dict:
     """A strategic move for the seat the view belongs to (see the module docs)."""
-    legal = view["legal_actions"]
-    if not legal:
-        raise ValueError("Der Bot ist nicht am Zug.")
-    if view["phase"] == "scoring":
-        return bot_continue(view)
+    routine = bot_routine(view)
+    if routine is not None:
+        return routine
     return _Planner(view, rng).choose()
 
 

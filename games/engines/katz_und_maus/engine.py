@@ -8,7 +8,7 @@ last element)::
       "names": [str] * n,
       "stock_size": 10..30, "completed": "shuffle" | "remove",
       "match": "single" | "500", "teams": bool, "kartenlos_all": bool,
-      "empty_draw": "recycle" | "end",
+      "empty_draw": "end" | "recycle",
       "sides": [[seat, ...]],       # teams: [[0, 2], [1, 3]]; else one seat each
       "phase": "play" | "scoring" | "over",
       "round": int, "dealer": seat, "turn": seat | None,
@@ -48,13 +48,14 @@ Actions (``seat`` is the acting player):
 ``p`` is a build place 0–3. A free place takes an Ace or a King.
 
 Turn flow: at the start of a turn the hand is filled to five from the draw pile.
-A draw pile that is too short gives what it has; when it is empty, the build
-piles are shuffled into a new draw pile (``empty_draw="recycle"``, the
-default) – once, and again only after a stock card has been played since the
-last time; otherwise (or with ``"end"``, or no build pile on the table) a
-needed draw from an empty draw pile ends the game. Plays follow, as many as wanted; a hand emptied by
-playing draws five more at once (after a pile completed by that last card went
-under the draw pile). A discard ends the turn. A complete pile (twelve cards,
+A draw pile that is too short gives what it has. By the source's rule
+(``empty_draw="end"``, the default) a needed draw that finds the draw pile empty
+ends the game. The variant ``"recycle"`` first shuffles the unfinished build
+piles into a new draw pile – once, and again only after a stock card has been
+played since the last time (and only when a build pile lies on the table).
+Plays follow, as many as wanted; a hand emptied by playing draws five more at
+once (after a pile completed by that last card went under the draw pile). A
+discard ends the turn. A complete pile (twelve cards,
 the top standing for the Queen – also a King there) is shuffled under the draw
 pile (``completed="shuffle"``) or leaves the game (``"remove"``).
 
@@ -87,11 +88,13 @@ and ``replay`` rebuilds any game from the seed and the log.
 
 from __future__ import annotations
 
-import marshal
 import random
 from collections import Counter
 
-from games.engines.base import IllegalAction
+from games.engines import base
+from games.engines.base import CONTINUE, OVER, PLAY, SCORING, IllegalAction
+from games.engines.base import stored_outcome as outcome
+from games.engines.base import to_act_in_turns as to_act
 
 from .rules import (
     BUILD_PILES,
@@ -109,6 +112,7 @@ from .rules import (
     REMOVE,
     SHUFFLE,
     SINGLE,
+    SOURCE_END,
     STOCK_MAX,
     STOCK_MIN,
     TARGET,
@@ -125,22 +129,12 @@ from .rules import (
     teams_for,
 )
 
-PLAY = "play"
-SCORING = "scoring"
-OVER = "over"
-
 FIRST_DEALER = 0  # seat 0 deals the first game, so seat 1 starts
 MAX_IDLE_RECYCLES = 1  # recycles in a row without a stock card played
 MAX_TURNS = 2000  # safety net per game; bot games need well under 300
 MAX_PLAYS = 20_000  # the same for plays per game (a turn may go on and on in theory)
 
-CONTINUE = {"type": "continue"}
 END = {"type": "end"}
-
-
-def _clone(state: dict) -> dict:
-    # A marshal round-trip is a fast deep copy for plain JSON-like data.
-    return marshal.loads(marshal.dumps(state))
 
 
 # --- Creating and dealing --------------------------------------------------------
@@ -153,12 +147,11 @@ def new_game(seed: int, players: int, options: dict | None = None) -> dict:
     ``rules.DEFAULT_STOCK``), ``completed`` ("shuffle" | "remove"), ``match``
     ("single" | "500"), ``teams`` (bool, 4 or 6 players), ``kartenlos_all``
     (bool: a player wins only with no card left at all), ``empty_draw``
-    ("recycle" | "end": whether an empty draw pile is rebuilt from the build
-    piles), ``names``.
+    ("end" | "recycle": the source's end when the draw pile is used up, or the
+    variant that first rebuilds it from the build piles), ``names``.
     """
     options = dict(options or {})
-    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"Katz und Maus braucht {MIN_PLAYERS} bis {MAX_PLAYERS} Spieler.")
+    base.check_players(players, MIN_PLAYERS, MAX_PLAYERS, "Katz und Maus")
     stock_size = options.get("stock_size") or default_stock(players)
     if not isinstance(stock_size, int) or not STOCK_MIN <= stock_size <= STOCK_MAX:
         raise ValueError(f"Der Spielerstapel muss {STOCK_MIN} bis {STOCK_MAX} Karten haben.")
@@ -175,49 +168,38 @@ def new_game(seed: int, players: int, options: dict | None = None) -> dict:
     teams = bool(options.get("teams", False))
     if teams and players not in TEAM_SIZES:
         raise ValueError("Im Team spielt ihr nur zu viert oder zu sechst.")
-    empty_draw = options.get("empty_draw", RECYCLE)
+    empty_draw = options.get("empty_draw", SOURCE_END)
     if empty_draw not in EMPTY_DRAW:
         raise ValueError(f"Unbekannte Regel für den leeren Kartenstock „{empty_draw}“.")
-    names = options.get("names") or [f"Spieler {seat + 1}" for seat in range(players)]
-    if len(names) != players or not all(isinstance(name, str) for name in names):
-        raise ValueError("Für jeden Platz braucht es genau einen Namen.")
-    state = {
-        "game": "katz_und_maus",
-        "version": 1,
-        "seed": seed,
-        "players": players,
-        "names": list(names),
-        "stock_size": stock_size,
-        "completed": completed,
-        "match": match,
-        "teams": teams,
-        "kartenlos_all": bool(options.get("kartenlos_all", False)),
-        "empty_draw": empty_draw,
-        "sides": teams_for(players, teams),
-        "phase": PLAY,
-        "round": 0,
-        "dealer": None,
-        "turn": None,
-        "turns": 0,
-        "plays": 0,
-        "draw_pile": [],
-        "gone": [],
-        "build": [[] for _ in range(BUILD_PILES)],
-        "stocks": [[] for _ in range(players)],
-        "hands": [[] for _ in range(players)],
-        "discards": [[[] for _ in range(DISCARD_PILES)] for _ in range(players)],
-        "left": [False] * players,
-        "out": [False] * players,
-        "hints": [None] * players,
-        "scores": [0] * players,
-        "confirmed": [False] * players,
-        "shuffles": 0,
-        "recycled": 0,
-        "idle_recycles": 0,
-        "round_result": None,
-        "score_sheet": [],
-        "outcome": None,
-    }
+    names = base.seat_names(options, players)
+    state = base.round_state(
+        "katz_und_maus",
+        seed,
+        names,
+        stock_size=stock_size,
+        completed=completed,
+        match=match,
+        teams=teams,
+        kartenlos_all=bool(options.get("kartenlos_all", False)),
+        empty_draw=empty_draw,
+        sides=teams_for(players, teams),
+        turn=None,
+        turns=0,
+        plays=0,
+        draw_pile=[],
+        gone=[],
+        build=[[] for _ in range(BUILD_PILES)],
+        stocks=[[] for _ in range(players)],
+        hands=[[] for _ in range(players)],
+        discards=[[[] for _ in range(DISCARD_PILES)] for _ in range(players)],
+        out=[False] * players,
+        hints=[None] * players,
+        scores=[0] * players,
+        confirmed=[False] * players,
+        shuffles=0,
+        recycled=0,
+        idle_recycles=0,
+    )
     _deal(state, [])
     return state
 
@@ -225,14 +207,9 @@ def new_game(seed: int, players: int, options: dict | None = None) -> dict:
 def _deal(state: dict, events: list) -> None:
     n = state["players"]
     out = state["out"]
-    state["round"] += 1
-    if state["dealer"] is None:
-        state["dealer"] = FIRST_DEALER
-    else:
-        state["dealer"] = _next_seat(state["dealer"], n, lambda seat: not out[seat])
+    dealer = base.next_deal(state, FIRST_DEALER, lambda seat: not out[seat])
     deck = [card for card in DECK for _ in range(DECKS)]
     random.Random(f"katz_und_maus:{state['seed']}:{state['round']}").shuffle(deck)
-    dealer = state["dealer"]
     order = []  # one card at a time, starting left of the dealer
     seat = dealer
     for _ in range(n):
@@ -272,16 +249,6 @@ def _deal(state: dict, events: list) -> None:
     _begin_turn(state, order[0], events)
 
 
-def _next_seat(seat: int, n: int, wanted) -> int | None:
-    """The first seat after ``seat`` (clockwise, ending with ``seat`` itself)
-    for which ``wanted(seat)`` holds."""
-    for step in range(1, n + 1):
-        candidate = (seat + step) % n
-        if wanted(candidate):
-            return candidate
-    return None
-
-
 # --- Queries -----------------------------------------------------------------------
 
 
@@ -318,18 +285,6 @@ def finished(state: dict, seat: int) -> bool:
     if state["kartenlos_all"]:
         return cards_left(state, seat) == 0
     return not state["stocks"][seat]
-
-
-def to_act(state: dict) -> list[int]:
-    if state["phase"] == PLAY:
-        return [state["turn"]]
-    if state["phase"] == SCORING:
-        return [
-            seat
-            for seat in range(state["players"])
-            if not state["left"][seat] and not state["confirmed"][seat]
-        ]
-    return []
 
 
 def _plays(state: dict, seat: int) -> list[dict]:
@@ -377,11 +332,6 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     return actions
 
 
-def outcome(state: dict) -> dict | None:
-    result = state["outcome"]
-    return None if result is None else _clone(result)
-
-
 def card_count(state: dict) -> Counter:
     """Every card in the game, wherever it lies (always the full 104)."""
     cards = Counter(state["draw_pile"]) + Counter(state["gone"])
@@ -399,19 +349,19 @@ def card_count(state: dict) -> Counter:
 
 
 def apply(state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
-    _check_seat(state, seat)
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("Ungültige Aktion.")
-    kind = action["type"]
+    base.check_seat(state, seat)
+    kind = base.action_type(action)
     phase = state["phase"]
     if phase == OVER:
         raise IllegalAction("Das Spiel ist vorbei.")
     if kind == "hint":
         _check_hint(state, seat, action)
-        new = _clone(state)
+        new = base.clone(state)
         return new, _hint(new, seat, action)
     if phase == SCORING:
-        return _apply_continue(state, seat, kind)
+        if kind != "continue":
+            raise IllegalAction("Das Spiel ist vorbei – bestätige die Wertung mit „Weiter“.")
+        return base.confirm(state, seat, _deal)
     if kind == "continue":
         raise IllegalAction("Das Spiel läuft noch – bestätigen kannst du erst bei der Wertung.")
     if kind not in ("play", "discard", "end"):
@@ -422,11 +372,11 @@ def apply(state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
         raise IllegalAction("Du bist nicht am Zug.")
     if kind == "play":
         source, card, pile = _check_play(state, seat, action)
-        new = _clone(state)
+        new = base.clone(state)
         return new, _play(new, seat, source, action.get("index"), card, pile)
     if kind == "discard":
         card, pile = _check_discard(state, seat, action)
-        new = _clone(state)
+        new = base.clone(state)
         events: list[dict] = []
         _discard(new, seat, card, pile, False, events)
         return new, events
@@ -434,15 +384,10 @@ def apply(state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
         raise IllegalAction(
             "Dein Zug endet, indem du eine Handkarte auf einen deiner Ablagestapel legst."
         )
-    new = _clone(state)
+    new = base.clone(state)
     events = [{"type": "end_turn", "seat": seat, "forced": False}]
     _end_turn(new, seat, events)
     return new, events
-
-
-def _check_seat(state: dict, seat) -> None:
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["players"]:
-        raise IllegalAction("Diesen Platz gibt es nicht.")
 
 
 def _check_pile(pile, label: str) -> int:
@@ -604,10 +549,10 @@ def _check_finished(state: dict, seat: int, events: list) -> bool:
 
 
 def _draw(state: dict, seat: int, reason: str, events: list) -> bool:
-    """Fill the hand to five. A short draw pile gives what it has; with
-    ``empty_draw="recycle"`` the build piles are then shuffled into a new draw
-    pile and the rest is drawn from it. Returns False (and ends the game) when
-    cards are needed and none can be drawn."""
+    """Fill the hand to five. A short draw pile gives what it has; with the
+    variant ``empty_draw="recycle"`` the build piles are then shuffled into a new
+    draw pile and the rest is drawn from it. Returns False (and ends the game:
+    the draw pile is used up) when cards are needed and none can be drawn."""
     hand = state["hands"][seat]
     wanted = HAND_SIZE - len(hand)
     if wanted <= 0:
@@ -674,7 +619,7 @@ def _advance(state: dict, seat: int, events: list) -> None:
     n = state["players"]
     current = seat
     for _ in range(n):
-        following = _next_seat(current, n, lambda other: not state["out"][other])
+        following = base.next_seat(current, n, lambda other: not state["out"][other])
         if following is None:
             break
         if kartenlos(state, following) and not _plays(state, following):
@@ -792,21 +737,6 @@ def _finish(state: dict, reason: str, winners: list[int], draw: bool, events: li
     )
 
 
-def _apply_continue(state: dict, seat: int, kind: str) -> tuple[dict, list[dict]]:
-    if kind != "continue":
-        raise IllegalAction("Das Spiel ist vorbei – bestätige die Wertung mit „Weiter“.")
-    if state["left"][seat]:
-        raise IllegalAction("Du hast den Raum verlassen.")
-    if state["confirmed"][seat]:
-        raise IllegalAction("Du hast die Wertung schon bestätigt.")
-    new = _clone(state)
-    new["confirmed"][seat] = True
-    events = [{"type": "continue", "seat": seat}]
-    if not to_act(new):
-        _deal(new, events)
-    return new, events
-
-
 # --- Site hooks: timeout, forced continue, leaving ---------------------------------
 
 
@@ -835,7 +765,7 @@ def timeout(state: dict) -> tuple[dict, list[dict]]:
     the scoring wait this is ``force_continue``; a no-op once the game is over."""
     if state["phase"] == SCORING:
         return force_continue(state)
-    new = _clone(state)
+    new = base.clone(state)
     if state["phase"] != PLAY:
         return new, []
     seat = new["turn"]
@@ -850,14 +780,9 @@ def timeout(state: dict) -> tuple[dict, list[dict]]:
 
 
 def force_continue(state: dict) -> tuple[dict, list[dict]]:
-    """End the scoring wait without the missing confirmations and deal the next
-    game. A no-op outside the scoring phase (a timer may race a last click)."""
-    new = _clone(state)
-    if state["phase"] != SCORING:
-        return new, []
-    events = [{"type": "continue_forced"}]
-    _deal(new, events)
-    return new, events
+    """The scoring wait of a match is over: the next game is dealt without the
+    missing confirmations (see ``base.skip_confirmations``)."""
+    return base.skip_confirmations(state, _deal)
 
 
 def remove_player(state: dict, seat: int) -> tuple[dict, list[dict]]:
@@ -865,10 +790,8 @@ def remove_player(state: dict, seat: int) -> tuple[dict, list[dict]]:
     game; in team play the partner stops too and the team is out (a team cannot
     win with one player's stock gone). Fewer than two sides left: the game ends
     and the rest win, without points. A no-op once the game is over."""
-    _check_seat(state, seat)
-    if state["left"][seat]:
-        raise IllegalAction("Dieser Platz hat den Raum schon verlassen.")
-    new = _clone(state)
+    base.check_leaving(state, seat)
+    new = base.clone(state)
     if state["phase"] == OVER:
         return new, []
     new["left"][seat] = True
@@ -899,6 +822,10 @@ def remove_player(state: dict, seat: int) -> tuple[dict, list[dict]]:
     return new, events
 
 
+# Rebuilds a game from its seed and log (entries: see ``base.replayer``).
+replay = base.replayer(new_game, apply, timeout, force_continue, remove_player)
+
+
 # --- View ---------------------------------------------------------------------------
 
 
@@ -908,13 +835,9 @@ def view(state: dict, seat: int | None) -> dict:
     the build piles' top card and the value it stands for; the draw pile's size.
     Never the draw pile order, other hands, stock cards below the top, or the
     seed."""
-    if seat is not None:
-        _check_seat(state, seat)
     return {
-        "game": "katz_und_maus",
-        "seat": seat,
+        **base.turn_view(state, seat),
         "players": state["players"],
-        "names": list(state["names"]),
         "stock_size": state["stock_size"],
         "completed": state["completed"],
         "match": state["match"],
@@ -922,12 +845,6 @@ def view(state: dict, seat: int | None) -> dict:
         "kartenlos_all": state["kartenlos_all"],
         "empty_draw": state["empty_draw"],
         "sides": [list(side) for side in state["sides"]],
-        "phase": state["phase"],
-        "round": state["round"],
-        "dealer": state["dealer"],
-        "turn": state["turn"],
-        "to_act": to_act(state),
-        "hand": None if seat is None else list(state["hands"][seat]),
         "seats": [
             {
                 "seat": s,
@@ -953,40 +870,20 @@ def view(state: dict, seat: int | None) -> dict:
         ],
         "draw_size": len(state["draw_pile"]),
         "gone_size": len(state["gone"]),
-        "round_result": _clone(state["round_result"]) if state["round_result"] else None,
+        "round_result": base.clone(state["round_result"]) if state["round_result"] else None,
         "score_sheet": [list(row) for row in state["score_sheet"]],
         "legal_actions": [] if seat is None else legal_actions(state, seat),
         "outcome": outcome(state),
     }
 
 
-# --- Replay and positions --------------------------------------------------------------
-
-
-def replay(seed: int, players: int, options: dict | None, log: list[dict]) -> dict:
-    """Rebuild a game from its seed and log. Entries: ``{"seat": s, "action": {...}}``
-    for ``apply``, or ``{"op": "timeout"}``, ``{"op": "force_continue"}``,
-    ``{"op": "remove_player", "seat": s}`` for the site hooks."""
-    state = new_game(seed, players, options)
-    for entry in log:
-        op = entry.get("op", "apply")
-        if op == "apply":
-            state, _ = apply(state, entry["seat"], entry["action"])
-        elif op == "timeout":
-            state, _ = timeout(state)
-        elif op == "force_continue":
-            state, _ = force_continue(state)
-        elif op == "remove_player":
-            state, _ = remove_player(state, entry["seat"])
-        else:
-            raise ValueError(f"Unbekannter Protokolleintrag „{op}“.")
-    return state
+# --- Arranged positions --------------------------------------------------------------
 
 
 def begin_turn(state: dict, seat: int) -> tuple[dict, list[dict]]:
     """Start ``seat``'s turn in an arranged position (fill the hand, or skip a
     seat with nothing to do); for worked examples and tests."""
-    new = _clone(state)
+    new = base.clone(state)
     events: list[dict] = []
     new["turns"] = 0
     _begin_turn(new, seat, events)

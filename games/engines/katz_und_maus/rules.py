@@ -35,7 +35,10 @@ STOCK_MIN, STOCK_MAX = 8, 30
 
 SHUFFLE, REMOVE = "shuffle", "remove"
 COMPLETED = (SHUFFLE, REMOVE)
+# The draw pile is used up: the game ends (the source's rule, the default) or, in our
+# variant, the unfinished build piles become a new draw pile.
 END, RECYCLE = "end", "recycle"
+SOURCE_END = END
 EMPTY_DRAW = (END, RECYCLE)
 SINGLE, MATCH = "single", "500"
 MATCHES = (SINGLE, MATCH)

@@ -101,7 +101,7 @@ def simulate(
     stock_sizes: dict[int, int] | None = None,
     completed: str = "shuffle",
     teams: bool = False,
-    empty_draw: str = "recycle",
+    empty_draw: str = "end",
 ) -> dict:
     """Bot games per player count (see the module docs for the figures)."""
     sizes = {**DEFAULT_STOCK, **(stock_sizes or {})}

@@ -31,9 +31,9 @@ Festlegungen“ says the same):
   together.
 """
 
-from games.engines.base import IllegalAction
+from games.engines.base import IllegalAction, random_action
 
-from .bots import SPEED_NAMES, SPEEDS, bot_action, random_action
+from .bots import SPEED_NAMES, SPEEDS, bot_action
 from .engine import (
     CHOOSE_FIRST,
     DEFAULT_ROUND_SECONDS,

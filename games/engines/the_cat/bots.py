@@ -185,9 +185,3 @@ def _choose_stack(view: dict, stacks, finished, rng: random.Random) -> int:
     later = [i for i in open_ if i > last] + [i for i in open_ if i <= last]
     others = [i for i in later if i != last]
     return (others or later)[0]
-
-
-def random_action(view: dict, rng: random.Random) -> dict | None:
-    """A uniformly random legal action (a baseline for tests)."""
-    legal = view["legal_actions"]
-    return dict(rng.choice(legal)) if legal else None

@@ -44,10 +44,11 @@ caller, caller_right, points, totals), ``continue`` (seat),
 
 from __future__ import annotations
 
-import marshal
 import random
 
-from games.engines.base import IllegalAction
+from games.engines import base
+from games.engines.base import OVER, PLAY, IllegalAction
+from games.engines.base import stored_outcome as outcome
 
 from . import bots as bot_module
 from .rules import (
@@ -69,9 +70,7 @@ from .rules import (
     winners,
 )
 
-PLAY = "play"
-REVEAL = "reveal"
-OVER = "over"
+REVEAL = "reveal"  # the round's stacks are shown; the seats confirm before the next deal
 
 FIRST_DEALER = 0  # seat 0 (the host) deals the first round
 DEFAULT_ROUND_SECONDS = 300.0  # a round nobody calls ends after five minutes
@@ -80,11 +79,6 @@ ACTIONS = ("take", "swap", "put_back", "stop", "give_up", "continue")
 TOO_LATE = "Zu spät – die Karte hat gerade jemand genommen."
 OWN_STACKS = "Getauscht wird nur mit der Mitte – nie zwischen deinen eigenen Stapeln."
 CHOOSE_FIRST = "Wähle zuerst eine Karte aus deiner Hand, dann die Karte aus der Mitte."
-
-
-def _clone(state: dict) -> dict:
-    # A marshal round-trip is a fast deep copy for plain JSON-like data.
-    return marshal.loads(marshal.dumps(state))
 
 
 # --- Creating and dealing ------------------------------------------------------
@@ -100,14 +94,11 @@ def new_game(seed: int, players: int, options: dict | None = None, *, now: float
     (bot seats that play „Schummelkatze“).
     """
     options = dict(options or {})
-    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"The Cat braucht {MIN_PLAYERS} bis {MAX_PLAYERS} Spieler.")
+    base.check_players(players, MIN_PLAYERS, MAX_PLAYERS, "The Cat")
     target = options.get("target", DEFAULT_TARGET)
     if target not in TARGETS:
         raise ValueError("Gespielt wird bis 20 Punkte oder – kurz – bis 12.")
-    names = options.get("names") or [f"Spieler {seat + 1}" for seat in range(players)]
-    if len(names) != players or not all(isinstance(name, str) for name in names):
-        raise ValueError("Für jeden Platz braucht es genau einen Namen.")
+    names = base.seat_names(options, players)
     round_seconds = options.get("round_seconds", DEFAULT_ROUND_SECONDS)
     if round_seconds is not None and (
         not isinstance(round_seconds, int | float) or round_seconds < 0
@@ -138,42 +129,34 @@ def new_game(seed: int, players: int, options: dict | None = None, *, now: float
             raise ValueError("Schummeln kann nur eine Bot-Katze.")
         cheaters[seat] = True
     now = float(now)
-    state = {
-        "game": "the_cat",
-        "version": 1,
-        "seed": seed,
-        "players": players,
-        "names": list(names),
-        "target": target,
-        "round_seconds": float(round_seconds) if round_seconds else None,
-        "removed_choice": removed,
-        "removed": None,
-        "bots": bot_seats,
-        "cheaters": cheaters,
-        "phase": PLAY,
-        "round": 0,
-        "dealer": FIRST_DEALER,
-        "in_round": [False] * players,
-        "stacks": [[] for _ in range(players)],
-        "middle": [],
-        "held": [None] * players,
-        "last_put": [None] * players,
-        "seen": [[] for _ in range(players)],
-        "progress": [0] * players,
-        "since_gain": [0] * players,
-        "gave_up": [False] * players,
-        "ready": [False] * players,
-        "left": [False] * players,
-        "now": now,
-        "round_started": now,
-        "deadline": None,
-        "bot_steps": [0] * players,
-        "bot_due": [None] * players,
-        "scores": [0] * players,
-        "score_sheet": [],
-        "round_result": None,
-        "outcome": None,
-    }
+    state = base.round_state(
+        "the_cat",
+        seed,
+        names,
+        target=target,
+        round_seconds=float(round_seconds) if round_seconds else None,
+        removed_choice=removed,
+        removed=None,
+        bots=bot_seats,
+        cheaters=cheaters,
+        dealer=FIRST_DEALER,
+        in_round=[False] * players,
+        stacks=[[] for _ in range(players)],
+        middle=[],
+        held=[None] * players,
+        last_put=[None] * players,
+        seen=[[] for _ in range(players)],
+        progress=[0] * players,
+        since_gain=[0] * players,
+        gave_up=[False] * players,
+        ready=[False] * players,
+        now=now,
+        round_started=now,
+        deadline=None,
+        bot_steps=[0] * players,
+        bot_due=[None] * players,
+        scores=[0] * players,
+    )
     _deal(state, [], now)
     return state
 
@@ -319,11 +302,7 @@ def to_act(state: dict) -> list[int]:
     if state["phase"] == PLAY:
         return [seat for seat in range(state["players"]) if _playing(state, seat)]
     if state["phase"] == REVEAL:
-        return [
-            seat
-            for seat in range(state["players"])
-            if not state["left"][seat] and not state["ready"][seat]
-        ]
+        return base.unconfirmed(state, "ready")
     return []
 
 
@@ -349,11 +328,6 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     return actions
 
 
-def outcome(state: dict) -> dict | None:
-    result = state["outcome"]
-    return None if result is None else _clone(result)
-
-
 def next_due(state: dict) -> float | None:
     """The game time of the next thing the engine does by itself (a bot step or
     the round deadline), ``None`` if nothing is scheduled. The site calls
@@ -373,7 +347,7 @@ def advance(state: dict, now: float) -> tuple[dict, list[dict]]:
     """Let game time run up to ``now``: every bot step due by then happens in
     time order (ties by seat), and a round deadline reached ends the round.
     Returns ``(new_state, events)``; the input state is not changed."""
-    new = _clone(state)
+    new = base.clone(state)
     events: list[dict] = []
     _advance(new, now, events)
     return new, events
@@ -436,8 +410,8 @@ def apply(
     it is at that moment. Returns ``(new_state, events)`` – the bot steps' events
     first. Raises ``IllegalAction`` (German message); the input state is never
     changed, and a later ``advance`` replays the same bot steps."""
-    _check_seat(state, seat)
-    new = _clone(state)
+    base.check_seat(state, seat)
+    new = base.clone(state)
     events: list[dict] = []
     _advance(new, now, events)
     _check(new, seat, action)
@@ -454,8 +428,8 @@ def try_apply(
     ``now`` happen: returns ``(new_state, events, None)``, or ``(advanced_state,
     bot_events, German message)`` when the action was refused. What a server
     wants for a click that arrives after a bot took the card."""
-    _check_seat(state, seat)
-    new = _clone(state)
+    base.check_seat(state, seat)
+    new = base.clone(state)
     events: list[dict] = []
     _advance(new, now, events)
     try:
@@ -468,16 +442,9 @@ def try_apply(
     return new, events, None
 
 
-def _check_seat(state: dict, seat: int) -> None:
-    if not isinstance(seat, int) or not 0 <= seat < state["players"]:
-        raise IllegalAction("Diesen Platz gibt es nicht.")
-
-
 def _check(state: dict, seat: int, action: dict) -> None:
     """Raise ``IllegalAction`` unless ``seat`` may do ``action`` now."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("Ungültige Aktion.")
-    kind = action["type"]
+    kind = base.action_type(action)
     if kind not in ACTIONS:
         raise IllegalAction(f"Unbekannte Aktion „{kind}“.")
     phase = state["phase"]
@@ -694,7 +661,7 @@ def timeout(state: dict, now: float | None = None) -> tuple[dict, list[dict]]:
     scores their finished stacks), after the bots acted up to ``now`` (default:
     the round deadline, else the state's time). In the reveal: the next round is
     dealt without the missing confirmations. A no-op once the game is over."""
-    new = _clone(state)
+    new = base.clone(state)
     events: list[dict] = []
     if state["phase"] == PLAY:
         if now is None:
@@ -716,10 +683,8 @@ def remove_player(state: dict, seat: int, now: float | None = None) -> tuple[dic
     their finished stacks; the leaver's cards are stuck face down, so the others
     could not finish anyway), and the next round is dealt for those who stay. With
     fewer than two players left the game ends with the current standings."""
-    _check_seat(state, seat)
-    if state["left"][seat]:
-        raise IllegalAction("Dieser Platz hat den Raum schon verlassen.")
-    new = _clone(state)
+    base.check_leaving(state, seat)
+    new = base.clone(state)
     events: list[dict] = []
     _advance(new, now, events)
     if new["phase"] == OVER:
@@ -746,18 +711,12 @@ def view(state: dict, seat: int | None) -> dict:
     own held stack's four cards, and for every seat only how many stacks it has
     and whether it holds one. Removed moods and all stacks appear only in the
     reveal (``round_result``) once a round has ended."""
-    if seat is not None:
-        _check_seat(state, seat)
+    table = base.round_view(state, seat)
     phase = state["phase"]
     held = state["held"][seat] if seat is not None else None
     ended = phase in (REVEAL, OVER)
     return {
-        "game": "the_cat",
-        "seat": seat,
-        "names": list(state["names"]),
-        "phase": phase,
-        "round": state["round"],
-        "dealer": state["dealer"],
+        **table,
         "target": state["target"],
         "now": state["now"],
         "round_started": state["round_started"],
@@ -786,7 +745,9 @@ def view(state: dict, seat: int | None) -> dict:
         "to_act": to_act(state),
         "scores": list(state["scores"]),
         "score_sheet": [list(row) for row in state["score_sheet"]],
-        "round_result": _clone(state["round_result"]) if ended and state["round_result"] else None,
+        "round_result": base.clone(state["round_result"])
+        if ended and state["round_result"]
+        else None,
         # Chance keeps the removed moods secret until a reveal; a host's choice is public.
         "removed": (
             list(state["removed"])
@@ -818,27 +779,17 @@ def bot_view(state: dict, seat: int) -> dict:
 # --- Replay ------------------------------------------------------------------------
 
 
+_replay = base.replayer(new_game, apply, advance, timeout, remove_player)
+
+
 def replay(
     seed: int, players: int, options: dict | None, log: list[dict], *, start: float = 0.0
 ) -> dict:
-    """Rebuild a game from its seed and log. Entries: ``{"seat", "action", "now"}``
-    for ``apply``, or ``{"op": "advance", "now"}``, ``{"op": "timeout", "now"}``,
+    """Rebuild a game from its seed and log, dealt at game time ``start``. Entries
+    (see ``base.replayer``): ``{"seat", "action", "now"}`` for ``apply``, or
+    ``{"op": "advance", "now"}``, ``{"op": "timeout", "now"}``,
     ``{"op": "remove_player", "seat", "now"}`` for the site hooks."""
-    state = new_game(seed, players, options, now=start)
-    for entry in log:
-        op = entry.get("op", "apply")
-        now = entry.get("now")
-        if op == "apply":
-            state, _ = apply(state, entry["seat"], entry["action"], now=now)
-        elif op == "advance":
-            state, _ = advance(state, now)
-        elif op == "timeout":
-            state, _ = timeout(state, now)
-        elif op == "remove_player":
-            state, _ = remove_player(state, entry["seat"], now)
-        else:
-            raise ValueError(f"Unbekannter Protokolleintrag „{op}“.")
-    return state
+    return _replay(seed, players, options, log, now=start)
 
 
 def card_counts(state: dict) -> dict[str, int]:

@@ -1,13 +1,6 @@
-from django.apps import AppConfig
+from games.play import package
 
 
-class AlpakaPlayConfig(AppConfig):
-    name = "games.play.alpaka"
-    label = "play_alpaka"
+class AlpakaPlayConfig(package.GamePackageConfig):
     verbose_name = "Alpaka (Spiel)"
-
-    def ready(self):
-        from games.play.alpaka.definition import ALPAKA
-        from games.play.definition import register
-
-        register(ALPAKA)
+    definition = "ALPAKA"

@@ -38,7 +38,7 @@ ALPAKA = GameDefinition(
             label="Zielpunktzahl",
             choices=(
                 Choice(20, "20 Punkte", "schnelle Partie"),
-                Choice(40, "40 Punkte", "wie im Regelheft"),
+                Choice(40, "40 Punkte", "wie in der Spielregel"),
                 Choice(60, "60 Punkte", "etwas länger"),
                 Choice(80, "80 Punkte", "langer Abend"),
             ),

@@ -11,6 +11,8 @@ Kinds (``engine = "alpaka"``):
 ``score``  ``hand`` → ``{"score": int}``: the hand's minus points when a round
            ends with it (the player quits holding it).
 ``round``  ``players`` (names), ``hands``, ``top``, optional ``variant``,
+           ``below`` (cards under ``top`` on the discard pile), ``draw`` (the
+           next cards of the draw pile, the first drawn first),
            ``quit`` (names already out), ``points`` (each one's minus points
            before), ``moves`` (``[name, "play:4" | "draw" | "quit"]`` in turn
            order), ``report`` (names to report, default all), ``ask_draw``
@@ -30,18 +32,22 @@ from collections import Counter
 from games.engines import alpaka
 
 
-def _state(names, hands, top, *, variant="klassisch", target=40, points=None, turn=0):
+def _state(
+    names, hands, top, *, variant="klassisch", target=40, points=None, turn=0, draw=(), below=()
+):
     """A running round with exactly these hands and discard top; all 56 cards stay
-    accounted for (the rest lies in the draw pile)."""
+    accounted for (the rest lies in the draw pile, ``draw`` on top of it – the first
+    drawn first). ``below``: cards already covered on the discard pile."""
     state = alpaka.new_game(1, len(names), {"variant": variant, "target": target, "names": names})
     pool = Counter({card: 8 for card in alpaka.CARDS})
-    for cards in [*hands, [top]]:
+    for cards in [*hands, [top], draw, below]:
         pool.subtract(cards)
     if min(pool.values()) < 0:
         raise ValueError("Mehr als acht Karten einer Sorte im Beispiel.")
     state["hands"] = [alpaka.rules.sort_cards(hand) for hand in hands]
-    state["discard"] = [top]
-    state["draw_pile"] = sorted(pool.elements(), key=alpaka.CARDS.index)
+    state["discard"] = [*below, top]
+    rest = sorted(pool.elements(), key=alpaka.CARDS.index)
+    state["draw_pile"] = rest + list(reversed(draw))
     state["chips"] = [alpaka.chips_for(p) for p in (points or [0] * len(names))]
     state["turn"] = turn
     return state
@@ -88,6 +94,8 @@ def _play_round(check: dict) -> tuple[dict, dict, list]:
         variant=check.get("variant", "klassisch"),
         points=[points.get(name, 0) for name in names],
         turn=moves[0][0] if moves else 0,
+        draw=check.get("draw", ()),
+        below=check.get("below", ()),
     )
     for name in check.get("quit", []):
         state["quit"][seat[name]] = True

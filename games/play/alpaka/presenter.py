@@ -12,12 +12,13 @@ from games.engines import alpaka
 from games.engines.alpaka import texts
 from games.engines.alpaka.rules import VALUES
 from games.play.definition import TableContext
+from games.play.seating import Viewer, places
 from games.play.wording import Words, join_names
-from games.play.wording import countdown as timer
 
 TURN_SECONDS = 90  # seed 001: „Wer länger als 90 Sekunden nicht reagiert, steigt automatisch aus.“
 SCORING_SECONDS = 45  # seed 001: „Nach 45 Sekunden geht es auch ohne Bestätigung weiter.“
 LOG_LENGTH = 8
+NEWS_LENGTH = 4
 
 VARIANT_LABELS = {alpaka.CLASSIC: "Klassisch", alpaka.ENGLERT: "Englert-Zusatzregel"}
 CARD_NAMES = {"A": "Alpaka"}
@@ -243,26 +244,13 @@ def _waiting_reason(view: dict, me: int, words: Words, events: list[dict] = ()) 
     return f"{words.who(view['turn'])} ist am Zug."
 
 
-def present(
-    view: dict,
-    *,
-    bots: set[int] = frozenset(),
-    hosts: set[int] = frozenset(),
-    remaining: int | None = None,
-    log: list[dict] = (),
-    since: int | None = None,
-    you: str = "Du",
-) -> TableContext:
-    """The table for the seat ``view["seat"]`` (None: a spectator).
-
-    ``remaining``: seconds left for the pending human decision (None: no timer);
-    ``log``: the latest public events as ``{"v": version, "event": …}``, newest
-    last; ``since``: the version the client showed, for announcing what is new.
-    """
-    me = view["seat"]
-    events = [entry["event"] for entry in log]
+def present(view: dict, **around) -> TableContext:
+    """The table for the seat ``view["seat"]`` (None: a spectator); ``around``:
+    see ``Viewer`` (``remaining``: seconds left for the pending human decision)."""
+    viewer = Viewer(view, **around)
+    me, words, bots = viewer.me, viewer.words, viewer.bots
+    events = viewer.events
     names = view["names"]
-    words = Words(names, me)
     phase = view["phase"]
     turn = view["turn"]
     legal = view["legal_actions"]
@@ -272,23 +260,12 @@ def present(
     seats = []
     for info in view["seats"]:
         s = info["seat"]
-        if info["left"]:
-            status = "hat verlassen"
-        elif phase == alpaka.SCORING:
-            status = "bereit" if info["confirmed"] else "schaut die Wertung an"
-        elif phase == alpaka.PLAY and s == turn:
-            status = "überlegt …" if s in bots else "am Zug"
-        elif phase == alpaka.PLAY and info["quit"]:
+        status = "hat verlassen" if info["left"] else viewer.turn_status(info)
+        if not status and phase == alpaka.PLAY and info["quit"]:
             status = "ausgestiegen"
-        else:
-            status = ""
         seats.append(
             {
-                "seat": s,
-                "name": you if s == me else info["name"],
-                "is_me": s == me,
-                "is_bot": s in bots,
-                "is_host": s in hosts,
+                **viewer.seat(s),
                 "is_dealer": s == view["dealer"] and phase == alpaka.PLAY,
                 "active": phase == alpaka.PLAY and s == turn,
                 "quit": info["quit"] and phase == alpaka.PLAY,
@@ -301,8 +278,7 @@ def present(
                 "status": status,
             }
         )
-    # Opponents clockwise from the viewer's left, as they sit at a real table.
-    opponents = seats[me + 1 :] + seats[:me] if me is not None else seats
+    opponents = viewer.opponents(seats)
 
     hand = view["hand"]
     mine = None
@@ -329,22 +305,11 @@ def present(
             view, me, words, events
         )
 
-    countdown = None
-    if remaining is not None and phase in (alpaka.PLAY, alpaka.SCORING):
-        waiting_on_me = me is not None and me in view["to_act"]
-        if phase == alpaka.SCORING:
-            label = "Weiter in" if waiting_on_me else "Nächste Runde in"
-        elif waiting_on_me:
-            label = "Deine Zugzeit"
-        else:
-            label = f"Zugzeit von {names[turn]}"
-        countdown = timer(remaining, timer_seconds({"phase": phase}), label, waiting_on_me)
+    countdown = viewer.timer_in_turns(TURN_SECONDS, SCORING_SECONDS, "Nächste Runde in")
 
-    news = [
-        describe(entry["event"], me, names, view["target"])
-        for entry in log
-        if since is not None and entry["v"] > since
-    ][-4:]
+    def worded(event: dict) -> str:
+        return describe(event, me, names, view["target"])
+
     return TableContext(
         {
             "phase": phase,
@@ -366,11 +331,11 @@ def present(
             "actions": actions,
             "countdown": countdown,
             "status": _status(view, me, words, my_turn, bool(playable), bots, events),
-            "score": _score(view, me, words, you) if view["round_result"] else None,
-            "sheet": _sheet(view, me, you),
-            "outcome": _outcome(view, me, words, you, events),
-            "log": [describe(e, me, names, view["target"]) for e in reversed(events)][:LOG_LENGTH],
-            "news": news,
+            "score": _score(view, viewer) if view["round_result"] else None,
+            "sheet": viewer.score_sheet(_sheet_cell, [seat["points"] for seat in view["seats"]]),
+            "outcome": _outcome(view, viewer),
+            "log": viewer.log_lines(worded, LOG_LENGTH),
+            "news": viewer.news(worded, NEWS_LENGTH),
             "attention": my_turn or actions["continue"],
             "finished": phase == alpaka.OVER,
         }
@@ -403,7 +368,8 @@ def _status(view, me, words, my_turn, can_play, bots, events=()) -> str:
     return f"{words.who(turn)} ist am Zug."
 
 
-def _score(view, me, words, you) -> dict:
+def _score(view: dict, viewer: Viewer) -> dict:
+    me, words = viewer.me, viewer.words
     result = view["round_result"]
     rows = []
     for row in result["rows"]:
@@ -422,8 +388,7 @@ def _score(view, me, words, you) -> dict:
             effect = "zahlt nichts"
         rows.append(
             {
-                "name": you if s == me else view["names"][s],
-                "is_me": s == me,
+                **viewer.who(s),
                 "hand": [card(code) for code in row["hand"]],
                 "hand_text": "Handkarten: "
                 + (", ".join(CARD_NAMES.get(code, code) for code in row["hand"]) or "keine"),
@@ -447,58 +412,37 @@ def _score(view, me, words, you) -> dict:
         reason = f"Bei {'dir' if seat == me else view['names'][seat]} passte keine Karte mehr."
     else:
         reason = "Alle sind ausgestiegen."
-    waiting = [view["names"][s] if s != me else you for s in view["to_act"]]
     return {
         "round": result["round"],
         "reason": reason,
         "rows": rows,
-        "waiting": join_names(waiting),
+        "waiting": join_names(viewer.waiting()),
         "englert": view["variant"] == alpaka.ENGLERT,
     }
 
 
-def _sheet(view, me, you) -> dict | None:
-    if not view["score_sheet"]:
-        return None
-    names = [you if s == me else name for s, name in enumerate(view["names"])]
-    rounds = []
-    for number, row in enumerate(view["score_sheet"], start=1):
-        cells = []
-        for value in row:
-            if value is None:
-                cells.append("–")
-            elif value > 0:
-                cells.append(f"+{value}")
-            elif value < 0:
-                cells.append("−1")
-            else:
-                cells.append("0")
-        rounds.append({"number": number, "cells": cells})
-    return {
-        "names": names,
-        "rounds": rounds,
-        "totals": [seat["points"] for seat in view["seats"]],
-    }
+def _sheet_cell(value: int | None) -> str:
+    if value is None:
+        return "–"
+    if value > 0:
+        return f"+{value}"
+    return "−1" if value < 0 else "0"
 
 
-def _outcome(view, me, words, you, events) -> dict | None:
+def _outcome(view: dict, viewer: Viewer) -> dict | None:
     result = view["outcome"]
     if result is None:
         return None
+    me = viewer.me
     totals = result["points"]
     remaining = [s for s in range(len(totals)) if not view["seats"][s]["left"]]
-    order = sorted(remaining, key=lambda s: (totals[s], s))
+    order = sorted(remaining, key=lambda s: (totals[s], s))  # fewest points first
     standings = []
-    place = 0
-    previous = None
-    for index, s in enumerate(order):
-        if totals[s] != previous:
-            place, previous = index + 1, totals[s]
+    for s, place in places(order, totals):
         standings.append(
             {
                 "place": place,
-                "name": you if s == me else view["names"][s],
-                "is_me": s == me,
+                **viewer.who(s),
                 "points": totals[s],
                 "chips": chips(view["seats"][s]["chips"]),
                 "winner": s in result["winners"],
@@ -517,11 +461,11 @@ def _outcome(view, me, words, you, events) -> dict | None:
                     "left": True,
                 }
             )
-    over = next((e for e in reversed(events) if e.get("type") == "game_over"), None)
+    over = next((e for e in reversed(viewer.events) if e.get("type") == "game_over"), None)
     summary = (
         describe(over, me, view["names"], view["target"]).removeprefix("Partie vorbei: ")
         if over
-        else _winners_sentence(result["winners"], totals, words)
+        else _winners_sentence(result["winners"], totals, viewer.words)
     )
     return {
         "standings": standings,

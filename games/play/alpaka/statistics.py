@@ -16,6 +16,7 @@ import random
 from games.engines import alpaka
 from games.play.statistics import (
     bar_chart,
+    margin,
     median,
     nice_scale,
     number,
@@ -137,6 +138,7 @@ def present(stats) -> dict:
         "cost": percent(share(cost), 0),
         "even": percent(share(even), 0),
         "mostly_paid": paid > cost,
+        "margin": margin(quits),
         "quit_chart": bar_chart(
             quit_bars,
             scale=1.0,

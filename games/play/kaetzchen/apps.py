@@ -1,13 +1,6 @@
-from django.apps import AppConfig
+from games.play import package
 
 
-class KaetzchenPlayConfig(AppConfig):
-    name = "games.play.kaetzchen"
-    label = "play_kaetzchen"
+class KaetzchenPlayConfig(package.GamePackageConfig):
     verbose_name = "Kätzchen-Angeln (Spiel)"
-
-    def ready(self):
-        from games.play.definition import register
-        from games.play.kaetzchen.definition import KAETZCHEN
-
-        register(KAETZCHEN)
+    definition = "KAETZCHEN"

@@ -1,12 +1,48 @@
 """The stored Kätzchen-Angeln figures as the article shows them: key numbers
-in German notation and a histogram of game lengths as SVG geometry."""
+in German notation and a histogram of game lengths as SVG geometry.
+
+``compute(deals, seed)`` plays the deals with the site's rules and the same deals
+with the house rule „wer gewinnt, deckt noch einmal auf“; every sentence of the
+section is worded from these stored numbers (``present``), none is written by hand.
+"""
 
 from __future__ import annotations
 
+from games.engines import kaetzchen
 from games.models import EngineStatistics
 from games.play.statistics import coord, number, percent, stored
 
 ENGINE = "kaetzchen"
+FORMAT = 2  # figures with the house-rule comparison
+
+
+def compute(deals: int, seed: int) -> dict:
+    figures = kaetzchen.simulate(deals, seed=seed)
+    extra = kaetzchen.simulate(deals, seed=seed, extra_turn=True)
+    figures["format"] = FORMAT
+    figures["extra_turn_rule"] = {
+        key: extra[key]
+        for key in ("median_moves", "mean_moves", "p90_moves", "share_over_1000", "share_limit")
+    }
+    return figures
+
+
+def is_current(figures: dict) -> bool:
+    return figures.get("format") == FORMAT
+
+
+def starter_verdict(figures: dict, games: int) -> str:
+    """„even“, „ahead“ or „behind“: the starter's wins among decided games, compared
+    with half of them; within two standard errors counts as even."""
+    decided = games * (1 - figures["draw_rate"])
+    if decided < 1:
+        return "even"
+    share = figures["starter_win_rate"] * games / decided
+    error = (0.25 / decided) ** 0.5
+    if abs(share - 0.5) <= 2 * error:
+        return "even"
+    return "ahead" if share > 0.5 else "behind"
+
 
 # The SVG's coordinate system (viewBox); CSS scales it to the column width.
 WIDTH, HEIGHT = 640, 260
@@ -21,13 +57,22 @@ def moves_text(value) -> str:
 
 def load() -> dict | None:
     stats = stored(ENGINE)
-    return present(stats) if stats else None
+    return present(stats) if stats and is_current(stats.figures) else None
+
+
+STARTER_NOTES = {
+    "even": "kein Vorteil, der über den Zufall hinausgeht",
+    "ahead": "etwas öfter als der Zufall erwarten lässt",
+    "behind": "etwas seltener als der Zufall erwarten lässt",
+}
 
 
 def present(stats: EngineStatistics) -> dict:
     figures = stats.figures
     games = stats.deals
     at_limit = round(figures["share_limit"] * games)
+    extra = figures["extra_turn_rule"]
+    verdict = starter_verdict(figures, games)
     facts = [
         ("Simulierte Partien", number(games), "wer beginnt, wechselt – wie in der Demo"),
         (
@@ -35,14 +80,20 @@ def present(stats: EngineStatistics) -> dict:
             f"{moves_text(figures['median_moves'])} Züge",
             "die Hälfte der Partien ist spätestens dann vorbei",
         ),
-        ("Mittelwert", f"{number(figures['mean_moves'])} Züge", "lange Partien ziehen ihn hoch"),
+        (
+            "Mittelwert",
+            f"{number(figures['mean_moves'])} Züge",
+            "lange Partien ziehen ihn hoch"
+            if figures["mean_moves"] > figures["median_moves"]
+            else "",
+        ),
         (
             "9 von 10 Partien",
             f"höchstens {number(figures['p90_moves'])} Züge",
             "",
         ),
-        ("Länger als 500 Züge", percent(figures["share_over_500"]), ""),
-        ("Länger als 1000 Züge", percent(figures["share_over_1000"]), ""),
+        ("Länger als 500 Züge", percent(figures["share_over_500"], 0), ""),
+        ("Länger als 1000 Züge", percent(figures["share_over_1000"], 0), ""),
         (
             f"Zuglimit ({number(figures['limit'])}) erreicht",
             percent(figures["share_limit"], 2) if at_limit else "nie",
@@ -50,8 +101,8 @@ def present(stats: EngineStatistics) -> dict:
         ),
         (
             "Wer beginnt, gewinnt",
-            percent(figures["starter_win_rate"]),
-            "der Beginn bringt keinen Vorteil",
+            percent(figures["starter_win_rate"], 0),
+            STARTER_NOTES[verdict],
         ),
         (
             "Kürzeste / längste Partie",
@@ -61,7 +112,18 @@ def present(stats: EngineStatistics) -> dict:
     ]
     return {
         "games": number(games),
+        "games_value": games,
         "computed_at": stats.computed_at,
+        "starter": verdict,
+        # The house rule „wer gewinnt, deckt noch einmal auf“ on the same deals.
+        "extra_turn": {
+            "median": moves_text(extra["median_moves"]),
+            "mean": number(extra["mean_moves"]),
+            "over_1000": percent(extra["share_over_1000"], 0),
+            "limit": percent(extra["share_limit"], 1),
+            "limit_games": number(round(extra["share_limit"] * games)),
+            "factor": number(extra["median_moves"] / figures["median_moves"], 1),
+        },
         "facts": [{"label": a, "value": b, "note": c} for a, b, c in facts],
         "median": moves_text(figures["median_moves"]),
         "median_value": figures["median_moves"],  # for pluralisation

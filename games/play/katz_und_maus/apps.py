@@ -1,13 +1,6 @@
-from django.apps import AppConfig
+from games.play import package
 
 
-class KatzUndMausPlayConfig(AppConfig):
-    name = "games.play.katz_und_maus"
-    label = "play_katz_und_maus"
+class KatzUndMausPlayConfig(package.GamePackageConfig):
     verbose_name = "Katz und Maus (Spiel)"
-
-    def ready(self):
-        from games.play.definition import register
-        from games.play.katz_und_maus.definition import KATZ_UND_MAUS
-
-        register(KATZ_UND_MAUS)
+    definition = "KATZ_UND_MAUS"

@@ -16,6 +16,8 @@ from games.play.definition import Choice, DemoExtra, DemoSpec, GameDefinition, O
 from games.play.katz_und_maus import examples, presenter, statistics, steps
 
 ALONE, TEAMS = "allein", "team"
+# When the draw pile is used up: the source's end of game, or our variant.
+SOURCE_END, RESHUFFLE = "end", "recycle"
 STANDARD = 0  # the engine's stock size for the player count
 
 
@@ -40,6 +42,7 @@ def engine_options(options: dict, bots: set[int]) -> dict:
         "stock_size": stock or None,
         "match": options.get("match", "single"),
         "completed": options.get("completed", "shuffle"),
+        "empty_draw": options.get("empty_draw", SOURCE_END),
     }
 
 
@@ -112,6 +115,23 @@ KATZ_UND_MAUS = GameDefinition(
                 Choice("remove", "Aus dem Spiel", "Der Kartenstock wird schneller leer."),
             ),
             default="shuffle",
+        ),
+        Option(
+            key="empty_draw",
+            label="Kartenstock aufgebraucht",
+            choices=(
+                Choice(
+                    SOURCE_END,
+                    "Spiel endet",
+                    "Regel der Quelle: die wenigsten Karten im Spielerstapel gewinnen.",
+                ),
+                Choice(
+                    RESHUFFLE,
+                    "Variante: Baustapel mischen",
+                    "Unsere Variante: Die Baustapel werden zum neuen Kartenstock.",
+                ),
+            ),
+            default=SOURCE_END,
         ),
     ),
     timer_seconds=presenter.timer_seconds,

@@ -27,7 +27,8 @@ Kinds (``engine = "katz_und_maus"``):
            (new draw piles from the build piles), "build": [values of A–D],
            "hand": [ranks], "over": bool}`` plus ``"stock_top"`` (rank) while
            the stock has cards and ``"winner"`` (seat) when the game ended; optional ``report`` (keys)
-           keeps only those keys.
+           keeps only those keys; optional ``empty_draw`` (``"end"``, the source's rule
+           and the default, or the variant ``"recycle"``).
 ``end``    ``players`` (names), ``stocks`` (cards left per name) and optional
            ``teams`` – the draw pile runs out when the next player must draw →
            ``{"winners": [names], "draw": bool, "points": {name: points}}``.
@@ -154,6 +155,7 @@ def _play_turn(check: dict) -> tuple[dict, dict, list, dict]:
         build=build,
         draw_top=draw,
         draw_size=check.get("draw_size"),
+        options={"empty_draw": check.get("empty_draw", "end")},
     )
     arranged = state
     state, events = engine.begin_turn(state, 0)

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from games.engines import katz_und_maus as km
 from games.play.definition import TableContext
-from games.play.wording import countdown as timer
+from games.play.seating import Viewer
+from games.play.wording import Words
 
 TURN_SECONDS = 120  # a whole turn of several plays; each play starts the clock anew
 SCORING_SECONDS = 45
@@ -182,35 +183,6 @@ def _played(code: str, value: int) -> str:
 # --- Words from the viewer's perspective ---------------------------------------------------
 
 
-class _Words:
-    def __init__(self, names: list[str], me: int | None):
-        self.names = names
-        self.me = me
-
-    def who(self, seat: int, capital: bool = True) -> str:
-        if seat == self.me:
-            return "Du" if capital else "du"
-        return self.names[seat]
-
-    def dative(self, seat: int) -> str:
-        return "dir" if seat == self.me else self.names[seat]
-
-    def verb(self, seat: int, third: str, second: str) -> str:
-        return second if seat == self.me else third
-
-    def many(self, seats: list[int]) -> str:
-        ordered = [s for s in seats if s != self.me] + [s for s in seats if s == self.me]
-        words = [self.who(s, capital=index == 0) for index, s in enumerate(ordered)]
-        if len(words) <= 1:
-            return "".join(words)
-        return ", ".join(words[:-1]) + " und " + words[-1]
-
-    def plural_verb(self, seats: list[int], third: str, second: str, plural: str, you_all: str):
-        if len(seats) == 1:
-            return self.verb(seats[0], third, second)
-        return you_all if self.me in seats else plural
-
-
 def _points(value: int) -> str:
     return "1 Punkt" if value == 1 else f"{value} Punkte"
 
@@ -235,7 +207,7 @@ def describe(event: dict, me: int | None, names: list[str], *, build_names: str 
 
     ``build_names``: the build piles' names when not numbered (the article's
     worked examples call them A–D)."""
-    w = _Words(names, me)
+    w = Words(names, me)
 
     def build(pile: int) -> str:
         return f"Baustapel {build_names[pile] if build_names else pile + 1}"
@@ -332,7 +304,7 @@ def describe(event: dict, me: int | None, names: list[str], *, build_names: str 
     return event.get("text", "")  # room events (a new host) bring their own sentence
 
 
-def _round_sentence(event: dict, w: _Words) -> str:
+def _round_sentence(event: dict, w: Words) -> str:
     winners = event["winners"]
     reason = event["reason"]
     parts = []
@@ -447,26 +419,16 @@ def _team_of(view: dict, seat: int) -> str:
     return ""
 
 
-def present(
-    view: dict,
-    *,
-    bots: set[int] = frozenset(),
-    hosts: set[int] = frozenset(),
-    remaining: int | None = None,
-    log: list[dict] = (),
-    since: int | None = None,
-    you: str = "Du",
-) -> TableContext:
-    """The table for the seat ``view["seat"]`` (None: a spectator), from that view only."""
-    me = view["seat"]
+def present(view: dict, **around) -> TableContext:
+    """The table for the seat ``view["seat"]`` (None: a spectator), from that view
+    only; ``around``: see ``Viewer``."""
+    viewer = Viewer(view, **around)
+    me, words, bots = viewer.me, viewer.words, viewer.bots
     names = view["names"]
-    words = _Words(names, me)
     phase = view["phase"]
     turn = view["turn"]
     legal = view["legal_actions"]
     my_turn = me is not None and phase == km.PLAY and turn == me
-    n = view["players"]
-    events = [entry["event"] for entry in log]
 
     seats = []
     for info in view["seats"]:
@@ -475,24 +437,16 @@ def present(
             status = "hat den Raum verlassen"
         elif info["out"]:
             status = "spielt nicht mehr mit"
-        elif phase == km.SCORING:
-            status = "bereit" if info["confirmed"] else "schaut die Wertung an"
-        elif phase == km.PLAY and s == turn:
-            status = "überlegt …" if s in bots else "am Zug"
-        elif phase == km.PLAY and info["finished"] and view["teams"]:
-            status = "fertig – spielt kartenlos"
-        elif phase == km.PLAY and info["kartenlos"]:
-            status = "kartenlos"
         else:
-            status = ""
+            status = viewer.turn_status(info)
+        if not status and phase == km.PLAY and info["finished"] and view["teams"]:
+            status = "fertig – spielt kartenlos"
+        elif not status and phase == km.PLAY and info["kartenlos"]:
+            status = "kartenlos"
         hint = info["hint"]
         seats.append(
             {
-                "seat": s,
-                "name": you if s == me else info["name"],
-                "is_me": s == me,
-                "is_bot": s in bots,
-                "is_host": s in hosts,
+                **viewer.seat(s),
                 "is_partner": me is not None and info["partner"] == me,
                 "team": _team_of(view, s),
                 "active": phase == km.PLAY and s == turn,
@@ -516,7 +470,7 @@ def present(
                 ),
             }
         )
-    opponents = [seats[(me + step) % n] for step in range(1, n)] if me is not None else seats
+    opponents = viewer.opponents(seats)
 
     builds = []
     sources, build_moves, discard_moves = ([], {}, {}) if not my_turn else _moves(view)
@@ -584,24 +538,11 @@ def present(
             ),
         }
 
-    countdown = None
-    if remaining is not None and phase in (km.PLAY, km.SCORING):
-        waiting_on_me = me is not None and me in view["to_act"]
-        if phase == km.SCORING:
-            label = "Weiter in" if waiting_on_me else "Nächstes Spiel in"
-        elif waiting_on_me:
-            label = "Deine Zugzeit"
-        else:
-            label = f"Zugzeit von {names[turn]}"
-        total = SCORING_SECONDS if phase == km.SCORING else TURN_SECONDS
-        countdown = timer(remaining, total, label, waiting_on_me)
+    countdown = viewer.timer_in_turns(TURN_SECONDS, SCORING_SECONDS, "Nächstes Spiel in")
 
-    news = [
-        text
-        for entry in log
-        if since is not None and entry["v"] > since
-        if (text := describe(entry["event"], me, names))
-    ][-NEWS_LENGTH:]
+    def worded(event: dict) -> str:
+        return describe(event, me, names)
+
     can_continue = any(action["type"] == "continue" for action in legal)
     can_end = any(action["type"] == "end" for action in legal)
     may_hint = (
@@ -635,11 +576,11 @@ def present(
             "countdown": countdown,
             "timeout_rule": TIMEOUT_RULE if countdown and phase == km.PLAY else "",
             "status": _status(view, me, words, bots),
-            "result": _result(view, me, you) if view["round_result"] else None,
-            "sheet": _sheet(view, me, you),
-            "outcome": _outcome(view, me, words, you, events),
-            "log": [t for e in reversed(events) if (t := describe(e, me, names))][:LOG_LENGTH],
-            "news": news,
+            "result": _result(view, viewer) if view["round_result"] else None,
+            "sheet": _sheet(view, viewer),
+            "outcome": _outcome(view, me, words, viewer.events),
+            "log": viewer.log_lines(worded, LOG_LENGTH),
+            "news": viewer.news(worded, NEWS_LENGTH),
             "attention": my_turn or can_continue,
             "finished": phase == km.OVER,
         }
@@ -659,7 +600,7 @@ def _rules(view: dict) -> list[str]:
     return rules
 
 
-def _status(view: dict, me, words: _Words, bots) -> str:
+def _status(view: dict, me, words: Words, bots) -> str:
     phase = view["phase"]
     if phase == km.OVER:
         return "Die Partie ist vorbei."
@@ -683,13 +624,12 @@ def _status(view: dict, me, words: _Words, bots) -> str:
     return f"{words.who(turn)} ist am Zug."
 
 
-def _result(view: dict, me, you: str) -> dict:
+def _result(view: dict, viewer: Viewer) -> dict:
     result = view["round_result"]
     winners = set(result["winners"])
     rows = [
         {
-            "name": you if s == me else view["names"][s],
-            "is_me": s == me,
+            **viewer.who(s),
             "team": _team_of(view, s),
             "stock": result["stocks"][s],
             "points": result["points"][s],
@@ -700,24 +640,16 @@ def _result(view: dict, me, you: str) -> dict:
         }
         for s in range(view["players"])
     ]
-    waiting = [you if s == me else view["names"][s] for s in view["to_act"]]
-    return {"round": result["round"], "rows": rows, "waiting": ", ".join(waiting)}
+    return {"round": result["round"], "rows": rows, "waiting": ", ".join(viewer.waiting())}
 
 
-def _sheet(view: dict, me, you: str) -> dict | None:
-    if view["match"] != "500" or not view["score_sheet"]:
+def _sheet(view: dict, viewer: Viewer) -> dict | None:
+    if view["match"] != "500":
         return None
-    return {
-        "names": [you if s == me else name for s, name in enumerate(view["names"])],
-        "rounds": [
-            {"number": number, "cells": row}
-            for number, row in enumerate(view["score_sheet"], start=1)
-        ],
-        "totals": [seat["score"] for seat in view["seats"]],
-    }
+    return viewer.score_sheet(lambda points: points, [seat["score"] for seat in view["seats"]])
 
 
-def _outcome(view: dict, me, words: _Words, you: str, events: list[dict]) -> dict | None:
+def _outcome(view: dict, me, words: Words, events: list[dict]) -> dict | None:
     result = view["outcome"]
     if result is None:
         return None

@@ -1,30 +1,37 @@
 """Katz und Maus from simulated bot games: how games end, how long they take,
-and why the article chose its stock sizes and pile rules.
+and what the source's end of game, our variant and the stock sizes change.
 
-``compute(games, seed)`` plays the engine's ``simulate`` once with the article's
-rules and once per alternative rule set (``RULE_SETS``); ``present`` turns the
-stored figures into what ``play/katz_und_maus/statistics.html`` draws: two
-horizontal bar charts (SVG geometry, readable on a 390 px phone) and the tables
-with the same numbers.
+``compute(games, seed)`` plays the engine's ``simulate`` with the default rules
+(the source's end of game) and once per alternative rule set (``RULE_SETS``),
+on several processes when there are cores for them; ``present`` turns the stored
+figures into what ``play/katz_und_maus/statistics.html`` draws: horizontal bar
+charts (SVG geometry, readable on a 390 px phone), the tables with the same
+numbers, and the facts its sentences are worded from – no number in the section's
+prose is written by hand.
 """
 
 from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 
 from games.engines import katz_und_maus as km
 from games.models import EngineStatistics
 from games.play.statistics import coord, number, percent, stored
 
 ENGINE = "katz_und_maus"
+FORMAT = 2  # the source's end of game as the standard, the reshuffle as a variant
 
-# The stock sizes the article replaced (20 for two is the tradition; 30 the most allowed).
+# More cards per stock than the article's table (20 for two is the source's number).
 LARGER_STOCK = {2: 30, 3: 20, 4: 15, 5: 12, 6: 10}
 
-# (key, label, simulate's options): the article's rules first.
+# (key, label, simulate's options): the default rules first.
 RULE_SETS = (
-    ("standard", "Unsere Regeln", {}),
-    ("larger", "Größere Spielerstapel", {"stock_sizes": LARGER_STOCK}),
+    ("standard", "Regeln der Quelle", {}),
+    ("recycle", "Variante: Baustapel werden neuer Kartenstock", {"empty_draw": "recycle"}),
     ("removed", "Fertige Baustapel aus dem Spiel", {"completed": "remove"}),
-    ("no_recycle", "Kein neuer Kartenstock aus den Baustapeln", {"empty_draw": "end"}),
+    ("larger", "Größere Spielerstapel", {"stock_sizes": LARGER_STOCK}),
 )
 
 # The SVG's coordinate system: about a phone's column wide, so 12px text stays 12px there.
@@ -36,18 +43,39 @@ TOP = 8
 AXIS_SPACE = 30  # tick labels and the axis title under the bars
 
 
-def compute(games: int, seed: int) -> dict:
-    """Every rule set played ``games`` times per player count (plain JSON data)."""
-    return {
-        "games": games,
-        "seed": seed,
-        "runs": {key: km.simulate(games, seed, **options) for key, _, options in RULE_SETS},
-    }
+def compute(games: int, seed: int, workers: int | None = None) -> dict:
+    """Every rule set played ``games`` times per player count (plain JSON data).
+
+    The runs of one rule set and player count are independent (each game's seed
+    depends only on ``seed``, the player count and its number), so they are played
+    on up to ``workers`` processes (default: the machine's cores, at most 4) with
+    the same result as on one."""
+    counts = range(km.MIN_PLAYERS, km.MAX_PLAYERS + 1)
+    jobs = [(key, count, options) for key, _, options in RULE_SETS for count in counts]
+    workers = workers or min(4, os.cpu_count() or 1)
+    calls = [((games, seed), {"players": [count], **options}) for _, count, options in jobs]
+    if workers > 1:
+        # A fresh interpreter per worker (it imports only the engine, which needs no
+        # Django), so no database connection is inherited.
+        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+            futures = [pool.submit(km.simulate, *args, **kwargs) for args, kwargs in calls]
+            parts = [future.result() for future in futures]
+    else:
+        parts = [km.simulate(*args, **kwargs) for args, kwargs in calls]
+    runs = {}
+    for (key, _, _), part in zip(jobs, parts, strict=True):
+        run = runs.setdefault(key, {**part, "rows": []})
+        run["rows"] += part["rows"]
+    return {"format": FORMAT, "games": games, "seed": seed, "runs": runs}
+
+
+def is_current(figures: dict) -> bool:
+    return figures.get("format") == FORMAT
 
 
 def load() -> dict | None:
     stats = stored(ENGINE)
-    return present(stats) if stats else None
+    return present(stats) if stats and is_current(stats.figures) else None
 
 
 def _x(share: float) -> float:
@@ -267,35 +295,70 @@ def _even(row: dict, games: int) -> bool:
     return abs(row["starter_wins"] - fair) <= 2 * (fair * (1 - fair) / games) ** 0.5
 
 
+def _beyond_chance(before: dict, after: dict, games: int) -> bool:
+    """More emptied stocks in ``after`` than chance explains (two standard errors)."""
+    p, q = before["stock_empty"], after["stock_empty"]
+    error = ((p * (1 - p) + q * (1 - q)) / games) ** 0.5
+    return q - p > 2 * error if error else q > p
+
+
+def margin(games: int) -> int:
+    """Percentage points a share from ``games`` games may move by chance (two standard
+    errors at 50 %, rounded up): what the section says about its precision."""
+    return max(1, -int(-200 * (0.25 / games) ** 0.5 // 1))
+
+
+def _listing(rows: list[dict], key: str = "stock_empty") -> str:
+    """„zu zweit 95 %, zu dritt 88 % … und zu sechst 60 %“."""
+    parts = [f"{AT[row['players']]} {_share(row[key])}" for row in rows]
+    return ", ".join(parts[:-1]) + " und " + parts[-1] if len(parts) > 1 else parts[0]
+
+
 def present(stats: EngineStatistics) -> dict:
     runs = stats.figures["runs"]
     rows = runs["standard"]["rows"]
     standard = _by_players(runs["standard"])
     larger = _by_players(runs["larger"])
     removed = _by_players(runs["removed"])
-    no_recycle = _by_players(runs["no_recycle"])
+    recycle = _by_players(runs["recycle"])
     most = max(standard)
     worst = min(rows, key=lambda r: r["stock_empty"])
     starter_gap = max(rows, key=lambda r: abs(r["starter_wins"] - r["starter_fair"]))
+    # Where the variant changes the most (the largest gain in emptied stocks).
+    gain = max(standard, key=lambda n: recycle[n]["stock_empty"] - standard[n]["stock_empty"])
     return {
         "games": number(stats.deals),
         "games_value": stats.deals,  # pluralisation
         "total": number(stats.deals * len(rows) * len(RULE_SETS)),
+        "margin": margin(stats.deals),
         "computed_at": stats.computed_at,
         "players": [row["players"] for row in rows],
         "table": _table(rows),
+        "variant_table": _table(runs["recycle"]["rows"]),
         "rules_table": _rules_table(runs),
         "endings": endings_chart(rows),
+        "variant_endings": endings_chart(runs["recycle"]["rows"]),
         "length_chart": length_chart(rows),
         "endings_legend": [{"key": key, "label": label} for key, label in ENDINGS],
         "rules": rules_chart(runs),
         "rules_legend": [{"key": key, "label": label} for key, label, _ in RULE_SETS],
-        # Sentences of the explanation, from the same numbers.
+        # Facts the sentences are worded from, all from the stored numbers.
+        "emptied": _listing(rows),
         "worst": {
             "at": AT[worst["players"]],
             "stock": _share(worst["stock_empty"]),
             "exhausted": _share(worst["exhausted"]),
             "always": worst["stock_empty"] == 1,  # every simulated game ended so
+        },
+        "draws_max": percent(max(r["draws"] for r in rows), 0),
+        "variant": {
+            "at": AT[gain],
+            "standard": _share(standard[gain]["stock_empty"]),
+            "recycle": _share(recycle[gain]["stock_empty"]),
+            "more": _beyond_chance(standard[gain], recycle[gain], stats.deals),
+            "draws_max": percent(max(r["draws"] for r in recycle.values()), 0),
+            "turns": number(recycle[gain]["turns_median"]),
+            "standard_turns": number(standard[gain]["turns_median"]),
         },
         "most": {
             "at": AT[most],
@@ -303,19 +366,18 @@ def present(stats: EngineStatistics) -> dict:
             "standard_size": standard[most]["stock_size"],
             "larger": _share(larger[most]["stock_empty"]),
             "larger_size": larger[most]["stock_size"],
-            "removed": _share(removed[most]["stock_empty"]),
-            "no_recycle": _share(no_recycle[most]["stock_empty"]),
             # „nur“ only where the simulation really shows fewer emptied stocks
             "larger_fewer": larger[most]["stock_empty"] < standard[most]["stock_empty"],
-            "no_recycle_fewer": (no_recycle[most]["stock_empty"] < standard[most]["stock_empty"]),
         },
         "removed_range": (
             f"{round(min(r['stock_empty'] for r in removed.values()) * 100)} bis "
             f"{_share(max(r['stock_empty'] for r in removed.values()))}"
         ),
+        "removed_fewer": all(
+            removed[n]["stock_empty"] <= standard[n]["stock_empty"] for n in standard
+        ),
         # Few games per row: the shares move by several points from run to run.
         "rough": stats.deals < 100,
-        "draws_max": percent(max(r["draws"] for r in rows), 0),
         "length": {
             "two": number(standard[min(standard)]["turns_median"]),
             "most": number(standard[most]["turns_median"]),

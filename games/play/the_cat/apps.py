@@ -1,13 +1,6 @@
-from django.apps import AppConfig
+from games.play import package
 
 
-class TheCatPlayConfig(AppConfig):
-    name = "games.play.the_cat"
-    label = "play_the_cat"
+class TheCatPlayConfig(package.GamePackageConfig):
     verbose_name = "The Cat (Spiel)"
-
-    def ready(self):
-        from games.play.definition import register
-        from games.play.the_cat.definition import THE_CAT
-
-        register(THE_CAT)
+    definition = "THE_CAT"

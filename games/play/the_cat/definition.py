@@ -67,7 +67,7 @@ THE_CAT = GameDefinition(
             key="target",
             label="Spiellänge",
             choices=(
-                Choice(the_cat.DEFAULT_TARGET, "bis 20 Punkte", "wie im Regelheft"),
+                Choice(the_cat.DEFAULT_TARGET, "bis 20 Punkte", "laut Regelbeschreibung"),
                 Choice(the_cat.SHORT_TARGET, "kurz: bis 12 Punkte", "für zwischendurch"),
             ),
             default=the_cat.DEFAULT_TARGET,

@@ -15,6 +15,7 @@ import math
 from games import clock
 from games.engines import the_cat
 from games.play.definition import TableContext
+from games.play.seating import Viewer, places
 from games.play.wording import Words, join_names
 from games.play.wording import countdown as timer
 
@@ -162,30 +163,18 @@ QUIET = {"take", "put_back", "continue"}
 # --- The table -------------------------------------------------------------------
 
 
-def present(
-    view: dict,
-    *,
-    bots: set[int] = frozenset(),
-    hosts: set[int] = frozenset(),
-    remaining: int | None = None,
-    log: list[dict] = (),
-    since: int | None = None,
-    you: str = "Du",
-) -> TableContext:
-    """The table for the seat ``view["seat"]`` (None: a spectator).
-
-    ``remaining``: seconds until the room moves on from the reveal (None: no
-    timer); ``log``: the public events as ``{"v": version, "event": …}``, newest
-    last; ``since``: the version the client showed – what is newer is news and
-    the middle cards it changed get a short highlight.
-    """
-    me = view["seat"]
+def present(view: dict, **around) -> TableContext:
+    """The table for the seat ``view["seat"]`` (None: a spectator); ``around``: see
+    ``Viewer`` (``remaining``: seconds until the room moves on from the reveal).
+    What is new since the client's version is news, and the middle cards it
+    changed get a short highlight."""
+    viewer = Viewer(view, **around)
+    me, words, bots, you = viewer.me, viewer.words, viewer.bots, viewer.you
     names = view["names"]
-    words = Words(names, me)
     phase = view["phase"]
     legal = view["legal_actions"]
     kinds = {action["type"] for action in legal}
-    fresh = [entry for entry in log if since is not None and entry["v"] > since]
+    fresh = viewer.fresh
     # The middle slots someone swapped since the client's last picture (not the
     # viewer's own swap: they just clicked it) and the hand card the viewer got.
     changed_slots = {
@@ -236,11 +225,7 @@ def present(
             status = ""
         seats.append(
             {
-                "seat": s,
-                "name": you if s == me else info["name"],
-                "is_me": s == me,
-                "is_bot": s in bots,
-                "is_host": s in hosts,
+                **viewer.seat(s),
                 "is_dealer": s == view["dealer"] and playing,
                 "holding": playing and info["holding"],
                 "stacks": range(info["stacks"] if playing else 0),
@@ -252,7 +237,7 @@ def present(
                 "left": info["left"],
             }
         )
-    opponents = seats[me + 1 :] + seats[:me] if me is not None else seats
+    opponents = viewer.opponents(seats)
 
     actions = {
         "take": "take" in kinds,
@@ -262,14 +247,13 @@ def present(
         "give_up": "give_up" in kinds,
         "continue": "continue" in kinds,
     }
-    countdown = _countdown(view, me, remaining)
-    news = [
-        describe(e["event"], me, names)
-        for e in fresh
-        if e["event"].get("type") not in QUIET or e["event"].get("seat") == me
-    ][-NEWS_LENGTH:]
-    events = [entry["event"] for entry in log]
-    log_lines = [describe(e, me, names) for e in reversed(events)]
+
+    def worded(event: dict) -> str:
+        return describe(event, me, names)
+
+    def announced(event: dict) -> bool:
+        return event.get("type") not in QUIET or event.get("seat") == me
+
     return TableContext(
         {
             "phase": phase,
@@ -289,37 +273,32 @@ def present(
             "actions": actions,
             "gave_up": view["gave_up"],
             "give_up_waiting": _give_up_waiting(view, me, bots, words),
-            "countdown": countdown,
+            "countdown": _countdown(viewer),
             "status": _status(view, me, words, held),
             "reveal": reveal(view, me, you, words) if view["round_result"] else None,
-            "sheet": _sheet(view, me, you),
-            "outcome": _outcome(view, me, you, words),
+            "sheet": viewer.score_sheet(_sheet_cell, list(view["scores"])),
+            "outcome": _outcome(view, viewer),
             "two_players": playing and sum(1 for s in view["seats"] if s["in_round"]) == 2,
             # Only a set the host chose is in the view during play; chance stays secret.
             "removed": [mood_name(m) for m in view["removed"] or []] if playing else [],
-            "log": [line for line in log_lines if line][:LOG_LENGTH],
-            "news": news,
+            "log": viewer.log_lines(worded, LOG_LENGTH),
+            "news": viewer.news(worded, NEWS_LENGTH, announced),
             "attention": actions["continue"],
             "finished": phase == the_cat.OVER,
         }
     )
 
 
-def _countdown(view: dict, me: int | None, remaining: int | None) -> dict | None:
-    phase = view["phase"]
-    if phase == the_cat.PLAY and view["deadline"] is not None:
-        seconds = max(0, math.ceil(view["deadline"] - clock.now().timestamp()))
-        total = ROUND_SECONDS
-        label = "Rundenzeit"
-        mine = False
-    elif phase == the_cat.REVEAL and remaining is not None:
-        seconds = max(0, remaining)
-        total = REVEAL_SECONDS
-        mine = me is not None and me in view["to_act"]
-        label = "Weiter in" if mine else "Nächste Runde in"
-    else:
-        return None
-    return timer(seconds, total, label, mine)
+def _countdown(viewer: Viewer) -> dict | None:
+    """The engine's round clock in play, the site's timer in the reveal; both
+    without a bar (no ``total``): the cushion shows the time only."""
+    view = viewer.view
+    if view["phase"] == the_cat.PLAY and view["deadline"] is not None:
+        seconds = math.ceil(view["deadline"] - clock.now().timestamp())
+        return timer(seconds, None, "Rundenzeit", False)
+    if view["phase"] == the_cat.REVEAL:
+        return viewer.wait_timer(None, "Nächste Runde in")
+    return None
 
 
 def _give_up_waiting(view: dict, me: int | None, bots: set[int], words: Words) -> str:
@@ -435,44 +414,30 @@ def reveal(view: dict, me: int | None, you: str, words: Words) -> dict:
     }
 
 
-def _sheet(view: dict, me: int | None, you: str) -> dict | None:
-    if not view["score_sheet"]:
-        return None
-    names = [you if s == me else name for s, name in enumerate(view["names"])]
-    rounds = [
-        {
-            "number": number,
-            "cells": ["–" if value is None else f"+{value}" if value else "0" for value in row],
-        }
-        for number, row in enumerate(view["score_sheet"], start=1)
-    ]
-    return {"names": names, "rounds": rounds, "totals": list(view["scores"])}
+def _sheet_cell(value: int | None) -> str:
+    return "–" if value is None else f"+{value}" if value else "0"
 
 
-def _outcome(view: dict, me: int | None, you: str, words: Words) -> dict | None:
+def _outcome(view: dict, viewer: Viewer) -> dict | None:
     result = view["outcome"]
     if result is None:
         return None
     totals = result["points"]
-    order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
+    order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))  # most points first
     standings = []
-    place, previous = 0, None
-    for index, s in enumerate(order):
-        if totals[s] != previous:
-            place, previous = index + 1, totals[s]
+    for s, place in places(order, totals):
         left = view["seats"][s]["left"]
         standings.append(
             {
                 "place": None if left else place,
-                "name": you if s == me else view["names"][s],
-                "is_me": s == me,
+                **viewer.who(s),
                 "points": totals[s],
                 "points_text": points(totals[s]),
                 "winner": s in result["winners"],
                 "left": left,
             }
         )
-    summary = _winners_sentence(result["winners"], totals, words)
+    summary = _winners_sentence(result["winners"], totals, viewer.words)
     if result["reason"] == "abandoned":
         summary = "Es sind zu wenige Spieler übrig. " + summary
-    return {"standings": standings, "summary": summary, "won": me in result["winners"]}
+    return {"standings": standings, "summary": summary, "won": viewer.me in result["winners"]}

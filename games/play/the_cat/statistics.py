@@ -13,6 +13,7 @@ from __future__ import annotations
 from games.engines import the_cat
 from games.play.statistics import (
     bar_chart,
+    margin,
     median,
     nice_scale,
     number,
@@ -210,6 +211,7 @@ def present(stats) -> dict:
         "cheat_right": _share(cheat_right, cheat_calls),
         "cheater_calls": number(cheater_calls),
         "cheater_right": _share(cheater_right, cheater_calls),
+        "cheat_margin": margin(cheat_calls),
         "seat_rows": seat_rows,
         "seat_columns": [f"Platz {seat + 1}" for seat in range(max(PLAYERS))],
         "widest_at": f"{widest} Spielern",

@@ -29,8 +29,9 @@ def test_the_deadline_loop_pushes_a_bot_move_when_it_falls_due(live_redis, alpak
     async def scenario():
         async with support.Stream(f"/spiele/alpaka/raum/{room.code}/live/", f"v={shown}") as stream:
             assert (await stream.next_event())["event"] == "ready"
-            notice = await stream.next_event()
-            assert notice["event"] == "changed" and int(notice["data"]) > shown
+            view = await stream.next_event()  # a spectator's: the table drawn for spectators
+            assert view["event"] == "view" and int(view["id"]) > shown
+            assert f'data-version="{view["id"]}"' in view["data"]
         await support.hub().close()
 
     asyncio.run(scenario())
@@ -67,19 +68,29 @@ def test_the_loop_makes_a_demos_due_bot_move_and_pushes_it_to_the_reader(
         perform(driver.act_action(definition, {"aktion": value}))
         row.refresh_from_db()
 
+    # What the reader's stream listens to: the demo's channel and the reader's view.
+    channel = driver.channel(definition, visitor)
     client = redis.Redis.from_url(support.REDIS_URL, decode_responses=True)
     pubsub = client.pubsub()
-    pubsub.subscribe(live.full_channel(driver.channel(definition, visitor)))
-    assert pubsub.get_message(timeout=support.WAIT)["type"] == "subscribe"
+    pubsub.subscribe(
+        live.full_channel(channel),
+        live.full_channel(live.viewer_channel(channel, driver.READER_VIEW)),
+    )
+    for _ in range(2):
+        assert pubsub.get_message(timeout=support.WAIT)["type"] == "subscribe"
 
     frozen["now"] = row.bot_due
     before = row.version
-    watched = [driver.channel(definition, visitor)]
-    support.race(lambda: deadline_loop.run_once(watched))  # two loops, one move
+    support.race(lambda: deadline_loop.run_once([channel]))  # two loops, one move
     row.refresh_from_db()
     assert row.version == before + 1
-    message = pubsub.get_message(ignore_subscribe_messages=True, timeout=support.WAIT)
-    assert message["data"] == str(row.version)
+    # First the reader's table, drawn after the move, then the version notice.
+    view = pubsub.get_message(ignore_subscribe_messages=True, timeout=support.WAIT)
+    version, html = live.parse_view(view["data"])
+    assert version == row.version
+    assert f'data-version="{row.version}"' in html and "Deine Hand" in html
+    notice = pubsub.get_message(ignore_subscribe_messages=True, timeout=support.WAIT)
+    assert live.parse_notice(notice["data"])[0] == row.version
     pubsub.close()
 
 

@@ -69,8 +69,9 @@ def test_replay_equals_final_state(definition, seed, players, leave):
     engine_replay = getattr(definition.module, "replay", None)
     if engine_replay is not None:
         kwargs = {}
-        if "start" in inspect.signature(engine_replay).parameters:
-            kwargs["start"] = replay.record["start"]
+        start = inspect.signature(engine_replay).parameters.get("start")
+        if start is not None and start.kind is inspect.Parameter.KEYWORD_ONLY:
+            kwargs["start"] = replay.record["start"]  # a game dealt at a moment of its clock
         rebuilt = engine_replay(
             replay.record["seed"],
             replay.record["players"],

@@ -63,9 +63,10 @@ def test_a_lost_redis_connection_ends_the_streams_and_the_hub_comes_back(live_re
     asyncio.run(scenario())
 
 
-def test_the_stream_sends_a_notice_after_a_move_and_closes_on_disconnect(
+def test_the_stream_sends_the_table_after_a_move_and_closes_on_disconnect(
     live_redis, alpaka_row, seeded
 ):
+    """A spectator's stream (no seat): the move comes as the table drawn for spectators."""
     room = support.running_room()
     path = f"/spiele/alpaka/raum/{room.code}/live/"
 
@@ -77,15 +78,44 @@ def test_the_stream_sends_a_notice_after_a_move_and_closes_on_disconnect(
             assert headers["content-type"] == "text/event-stream"
             assert headers["cache-control"] == "no-store"
             assert headers["x-accel-buffering"] == "no"
-            assert first == {"id": str(room.version), "event": "ready", "data": str(room.version)}
+            assert first == {
+                "id": str(room.version),
+                "event": "ready",
+                "data": f"{room.version} watch",
+            }
 
             version = await streams.in_thread(support.play_one_move)(room.code)
-            notice = await stream.next_event()
-            assert notice == {"id": str(version), "event": "changed", "data": str(version)}
+            view = await stream.next_event()
+            assert (view["event"], view["id"]) == ("view", str(version))
+            assert f'data-version="{version}"' in view["data"]
+            assert 'data-viewer="watch"' in view["data"] and "du schaust zu" in view["data"]
+            assert "Deine Hand" not in view["data"]
+            # The address of the page the browser asked from, not a placeholder.
+            assert "http://testserver/spiele/alpaka/raum/" in view["data"]
+            assert "push-origin" not in view["data"]
             assert support.hub().listener_count() == 1
-        # The client went away: the stream ended and left the channel.
+        # The client went away: the stream ended and left its channels.
         assert stream.task.done()
         assert support.hub().listener_count() == 0
+        assert support.hub().watched() == []
+        await support.hub().close()
+
+    asyncio.run(scenario())
+
+
+def test_a_change_nobody_drew_for_the_viewer_comes_as_a_notice(live_redis, alpaka_row):
+    """In the lobby who sits where still changes: pages fetch it themselves."""
+    room = support.lobby.create_room(support.ENGINE, "visitor-anna", "Anna", support.OPTIONS)
+    path = f"/spiele/alpaka/raum/{room.code}/live/"
+
+    async def scenario():
+        async with support.Stream(path, f"v={room.version}") as stream:
+            assert (await stream.next_event())["event"] == "ready"
+            join = streams.in_thread(support.seating.join)
+            result = await join(support.ENGINE, room.code, "visitor-ben", "Ben")
+            notice = await stream.next_event()
+            version = str(result.room.version)
+            assert notice == {"id": version, "event": "changed", "data": version}
         await support.hub().close()
 
     asyncio.run(scenario())
@@ -109,7 +139,7 @@ def test_a_reconnect_with_last_event_id_gets_what_it_missed_at_once(live_redis, 
         while "event: changed" not in text:
             text += (await asyncio.wait_for(anext(content), support.WAIT)).decode()
         # The ready event repeats the id the browser had; the notice names the newest version.
-        assert f"id: {seen}\nevent: ready\ndata: {newest}\n\n" in text
+        assert f"id: {seen}\nevent: ready\ndata: {newest} watch\n\n" in text
         assert text.endswith(f"id: {newest}\nevent: changed\ndata: {newest}\n\n")
         await content.aclose()
         await support.hub().close()

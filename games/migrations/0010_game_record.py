@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_demo_clock_offset'),
+        ('games', '0009_game_duration_kind'),
     ]
 
     operations = [

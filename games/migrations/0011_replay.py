@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0009_game_record'),
+        ('games', '0010_game_record'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

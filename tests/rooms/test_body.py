@@ -1,0 +1,114 @@
+"""rooms.body: what each viewer sees, drawn by whoever changed the table and pushed.
+
+A whole Alpaka game is played with Anna's and a spectator's streams open. Every
+event they receive is read: each pushed table shows the viewer's own hand and the
+discard pile, never another hand while a round runs, and nothing of the state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections import Counter
+
+import pytest
+from django.http import HttpResponse
+
+from games.engines import alpaka
+from games.play import streams
+from games.visitors import COOKIE_NAME, COOKIE_SALT
+from rooms import body, lobby, playing, seating
+from rooms.models import Room
+from tests import live_support as support
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _cookie(visitor: str) -> dict:
+    """The visitor's cookie as the site sets it."""
+    response = HttpResponse()
+    response.set_signed_cookie(COOKIE_NAME, visitor, salt=COOKIE_SALT)
+    return {"Cookie": f"{COOKIE_NAME}={response.cookies[COOKIE_NAME].value}"}
+
+
+def _faces(html: str) -> Counter:
+    return Counter(re.findall(r"alp-card--(\w)\b", html))
+
+
+def _move(code: str, visitors: dict[int, str], rng: random.Random) -> tuple | None:
+    """The seat on turn acts (plays when it can, else mostly draws, so rounds last);
+    returns the new version, the state and who acted, or None when the game is over."""
+    room = Room.objects.get(code=code)
+    if alpaka.outcome(room.state) is not None:
+        return None
+    seat = alpaka.to_act(room.state)[0]
+    legal = alpaka.legal_actions(room.state, seat)
+    plays = [a for a in legal if a["type"] == "play"]
+    draws = [a for a in legal if a["type"] == "draw"] if rng.random() < 0.8 else []
+    action = rng.choice(plays or draws or legal)
+    value = f"play:{action['card']}" if action["type"] == "play" else action["type"]
+    result = playing.act(support.ENGINE, code, visitors[seat], room.version, {"aktion": value})
+    assert result.applied, result.message
+    return result.room.version, result.room.state, visitors[seat]
+
+
+def test_every_pushed_table_shows_only_what_its_viewer_may_see(live_redis, alpaka_row):
+    room = lobby.create_room(
+        support.ENGINE, "anna", "Anna", {"variant": "klassisch", "target": "20"}
+    )
+    seating.join(support.ENGINE, room.code, "ben", "Ben")
+    lobby.start(support.ENGINE, room.code, "anna")
+    room = Room.objects.get(code=room.code)
+    visitors = {s.number: s.visitor for s in room.seats.all()}
+    anna_seat = next(number for number, visitor in visitors.items() if visitor == "anna")
+    path = f"/spiele/alpaka/raum/{room.code}/live/"
+    states: dict[int, dict] = {}
+    actors: dict[int, str] = {}
+    received: dict[str, list[dict]] = {"anna": [], "watch": []}
+
+    async def scenario():
+        async with (
+            support.Stream(path, f"v={room.version}", _cookie("anna")) as anna,
+            support.Stream(path, f"v={room.version}") as spectator,
+        ):
+            ready = [await anna.next_event(), await spectator.next_event()]
+            anna_view = body.view_key(await streams.in_thread(room.seats.get)(visitor="anna"))
+            assert [event["data"].split()[1] for event in ready] == [anna_view, "watch"]
+            rng = random.Random(7)
+            for _ in range(400):
+                moved = await streams.in_thread(_move)(room.code, visitors, rng)
+                if moved is None:
+                    break
+                version, states[version], actors[version] = moved
+                # Each stream hears of every move before the next one (no coalescing).
+                for name, stream in (("anna", anna), ("watch", spectator)):
+                    while True:
+                        event = await stream.next_event()
+                        received[name].append(event)
+                        if int(event.get("id", 0)) >= version:
+                            break
+            else:
+                raise AssertionError("no end after 400 moves")
+        await support.hub().close()
+
+    asyncio.run(scenario())
+
+    for name, events in received.items():
+        views = [event for event in events if event["event"] == "view"]
+        # The spectator gets every move pushed; Anna every move but her own (those come as
+        # the answers to her requests, and her stream as a notice).
+        pushed = {int(event["id"]) for event in views}
+        expected = {v for v, actor in actors.items() if name == "watch" or actor != "anna"}
+        assert pushed == expected
+        assert len(expected) > 20
+        for event in views:
+            version, html = int(event["id"]), event["data"]
+            state = states[version]
+            for secret in ("draw_pile", '"hands"', "seed"):
+                assert secret not in html
+            if state["phase"] != alpaka.PLAY:
+                continue  # after a round every hand is shown on the score sheet
+            own = state["hands"][anna_seat] if name == "anna" else []
+            top = state["discard"][-1:]
+            assert _faces(html) == Counter(card.lower() for card in own + top), (name, version)
