@@ -94,7 +94,7 @@ def test_public_game_is_listed_to_watch_and_the_watch_link_never_joins(players, 
     page = spectator.get(_watch_path(room))
     assert page.status_code == 200
     html = page.content.decode()
-    assert "Du schaust zu" in html and room.code not in html  # no invite code, no join
+    assert "du schaust zu" in html and room.code not in html  # no invite code, no join
     assert f"/zuschauen/{room.watch_code}/status/" in html
     # The players see how many watch (with their next table).
     assert "1 Person schaut zu" in text(anna.get())
@@ -180,4 +180,4 @@ def test_a_spectator_gets_no_hidden_card_over_a_whole_game(players, clock, monke
     assert len(pushed) > 20
     for html, seats in pushed:
         assert seats and set(seats) == {None}
-        assert "Du schaust zu" in html and room_of(anna).code not in html
+        assert "du schaust zu" in html and room_of(anna).code not in html
