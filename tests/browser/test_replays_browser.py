@@ -104,6 +104,8 @@ def test_replay_of_a_demo_game_step_to_10_and_share(katz, open_browser):
     demo.get_by_role("link", name="Partie nachspielen").click()
     expect(page).to_have_url(re.compile(rf"/partien/{replay.pk}/$"))
     expect(page.locator("#replay-step")).to_have_text("0")
+    # replay.js is running once it has shown its button (keys before that would be lost).
+    expect(page.get_by_role("button", name="▶ Abspielen")).to_be_visible()
     # Keyboard: → five times, then the button, then ← once and → again.
     for _ in range(5):
         page.keyboard.press("ArrowRight")
