@@ -58,13 +58,14 @@ lint: setup
 	$(VENV)/bin/ruff format --check .
 
 # Unit and view tests on both cores (pytest-xdist); then the browser tests, also on both
-# cores but each file in one process (its tests share fixtures and run in order); last, on
-# their own, the tests that start real app servers (`servers`) and the browser tests that
-# act inside an animation's time window (`timing`), which a busy second core would shift.
+# cores but each file in one process (its tests share fixtures and run in order) – those
+# that act inside an animation's time window too: they judge by the page's own timestamps
+# and set up again when a busy machine made them miss the window; last, on their own, the
+# tests that start real app servers (`servers`).
 test-suite: setup browser
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 -m "not browser and not servers" $(PYTEST_ARGS)
-	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 --dist loadfile -m "browser and not servers and not timing" $(PYTEST_ARGS)
-	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m "servers or timing" $(PYTEST_ARGS)
+	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 --dist loadfile -m "browser and not servers" $(PYTEST_ARGS)
+	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m "servers" $(PYTEST_ARGS)
 
 # The tests that touch the database (CI runs them again on PostgreSQL): no pure engine
 # tests and no long property tests – those ran once already. Of the browser tests, those

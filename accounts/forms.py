@@ -1,10 +1,21 @@
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.contrib.auth.tokens import default_token_generator
 from django.urls import reverse
+from django.utils.encoding import force_bytes
 from django.utils.html import format_html
+from django.utils.http import urlsafe_base64_encode
 
-from accounts.services import EMAIL_MAX_LENGTH, normalize_email
+from accounts.services import (
+    EMAIL_MAX_LENGTH,
+    NO_ACCOUNT_RESET,
+    account_for_email,
+    normalize_email,
+    send_confirmation_mail,
+    send_no_account_mail,
+)
 
 EMAIL_WIDGET = forms.EmailInput(attrs={"autocomplete": "email", "spellcheck": "false"})
 
@@ -69,17 +80,12 @@ class LoginForm(AuthenticationForm):
         if self.cleaned_data.get("username"):
             # Accounts are stored under the lower-case address (accounts/services.py).
             self.cleaned_data["username"] = normalize_email(self.cleaned_data["username"])
-        try:
-            return super().clean()
-        except forms.ValidationError:
-            self._explain_unconfirmed()
-            raise
+        return super().clean()
 
-    def _explain_unconfirmed(self):
-        """Right password, unconfirmed account: say so (only who knows the password learns it)."""
-        username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
-        user = get_user_model().objects.filter(username=username, is_active=False).first()
-        if user is not None and password and user.check_password(password):
+    def confirm_login_allowed(self, user):
+        """Right password, unconfirmed account: say so (only who knows the password learns
+        it). AccountBackend let the account through after its one password check."""
+        if not user.is_active:
             raise forms.ValidationError(
                 format_html(
                     "Dein Konto ist noch nicht bestätigt. Bitte klick auf den Link in unserer "
@@ -115,3 +121,31 @@ class ResendForm(forms.Form):
 
 class ResetForm(PasswordResetForm):
     email = forms.EmailField(label="E-Mail-Adresse", max_length=254, widget=EMAIL_WIDGET)
+
+    def save(self, *, request=None, token_generator=default_token_generator, **options):
+        """One lookup and one mail for every address, so the time to answer tells nothing:
+        the reset link for an account, the confirmation link for a sign-up still waiting,
+        and otherwise a note that no account uses this address."""
+        email = self.cleaned_data["email"]
+        user = account_for_email(email)
+        if user is not None and user.email and user.is_active and user.has_usable_password():
+            context = {
+                "email": user.email,
+                "domain": request.get_host(),
+                "site_name": settings.SITE_NAME,
+                "uid": urlsafe_base64_encode(force_bytes(user.pk)),
+                "user": user,
+                "token": token_generator.make_token(user),
+                "protocol": "https" if request.is_secure() else "http",
+            }
+            self.send_mail(
+                options["subject_template_name"],
+                options["email_template_name"],
+                context,
+                options.get("from_email"),
+                user.email,
+            )
+        elif user is not None and user.email and not user.is_active:
+            send_confirmation_mail(request, user)
+        else:
+            send_no_account_mail(request, email, NO_ACCOUNT_RESET)

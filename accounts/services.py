@@ -14,6 +14,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Q, Sum
@@ -60,7 +61,9 @@ def register(request, email: str, password: str) -> None:
     """Create an inactive account and mail the confirmation link.
 
     The answer never tells whether the address was already registered: an existing
-    account gets a mail saying so (with the login and reset links) instead.
+    account gets a mail saying so (with the login and reset links) instead. Both
+    ways do the same work – one password hash, one mail – so the time to answer
+    tells nothing either.
     """
     existing = account_for_email(email)
     if existing is None:
@@ -78,19 +81,59 @@ def register(request, email: str, password: str) -> None:
         else:
             send_confirmation_mail(request, user)
             return
+    make_password(password)  # what create_user() costs a new address
     if existing is not None and not existing.is_active:
         send_confirmation_mail(request, existing)
     elif existing is not None and existing.email:
-        _send(
-            request,
-            existing.email,
-            "accounts/mail/already_registered_subject.txt",
-            "accounts/mail/already_registered.txt",
-            {
-                "login_url": request.build_absolute_uri(reverse("accounts:login")),
-                "reset_url": request.build_absolute_uri(reverse("accounts:password_reset")),
-            },
-        )
+        send_already_registered_mail(request, existing)
+    else:  # an account without an address (an editor named like this address)
+        send_no_account_mail(request, email, NO_ACCOUNT_SIGNUP)
+
+
+def resend_confirmation(request, email: str) -> None:
+    """„Link noch einmal schicken“: one lookup and one mail, whatever the address."""
+    user = account_for_email(email)
+    if user is not None and user.email and not user.is_active:
+        send_confirmation_mail(request, user)
+    elif user is not None and user.email:
+        send_already_registered_mail(request, user, asked=NO_ACCOUNT_RESEND)
+    else:
+        send_no_account_mail(request, email, NO_ACCOUNT_RESEND)
+
+
+def send_already_registered_mail(request, user, asked: str = "") -> None:
+    _send(
+        request,
+        user.email,
+        "accounts/mail/already_registered_subject.txt",
+        "accounts/mail/already_registered.txt",
+        {
+            "asked": asked,
+            "login_url": request.build_absolute_uri(reverse("accounts:login")),
+            "reset_url": request.build_absolute_uri(reverse("accounts:password_reset")),
+        },
+    )
+
+
+# What was asked for, in the note that no account uses an address.
+NO_ACCOUNT_SIGNUP = "ein neues Konto"
+NO_ACCOUNT_RESET = "ein neues Passwort"
+NO_ACCOUNT_RESEND = "ein neuer Bestätigungslink"
+
+
+def send_no_account_mail(request, email: str, asked: str) -> None:
+    """The answer to a reset or a new confirmation link for an address without an account:
+    a mail as well, so a stranger cannot tell the cases apart by the time the page takes."""
+    _send(
+        request,
+        email.strip(),
+        "accounts/mail/no_account_subject.txt",
+        "accounts/mail/no_account.txt",
+        {
+            "asked": asked,
+            "signup_url": request.build_absolute_uri(reverse("accounts:signup")),
+        },
+    )
 
 
 def confirmation_url(request, user) -> str:
@@ -115,9 +158,11 @@ def send_confirmation_mail(request, user) -> None:
 
 
 def _send(request, to: str, subject_template: str, body_template: str, context: dict) -> None:
+    # Rendered without the request, as Django renders its reset mail: every account mail
+    # costs the same (context processors would read the session for some of them only).
     context = {**context, "email": to}
-    subject = "".join(render_to_string(subject_template, context, request=request).splitlines())
-    body = render_to_string(body_template, context, request=request)
+    subject = "".join(render_to_string(subject_template, context).splitlines())
+    body = render_to_string(body_template, context)
     try:
         send_mail(subject, body, None, [to])
     except Exception:  # a mail server problem shows the same page; it is logged
@@ -306,13 +351,6 @@ def award_accepted_reports(report_ids) -> int:
 
 def points_total(user) -> int:
     return PointEntry.objects.filter(user=user).aggregate(total=Sum("points"))["total"] or 0
-
-
-@transaction.atomic
-def delete_account(user) -> None:
-    """Delete the account, its links and its points (pending ones on its ids too)."""
-    PointEntry.objects.filter(visitor__in=visitor_ids(user)).delete()
-    user.delete()
 
 
 # „Mein Bereich“ -------------------------------------------------------------------

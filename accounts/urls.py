@@ -30,4 +30,5 @@ urlpatterns = [
     path("konto/passwort-aendern/", views.PasswordChangeView.as_view(), name="password_change"),
     path("konto/loeschen/", views.delete_account, name="delete"),
     path("mein-bereich/", views.my_area, name="my_area"),
+    path("mein-bereich/meine-daten.json", views.my_data, name="my_data"),
 ]

@@ -9,16 +9,18 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
+from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
-from accounts import services
+from accounts import personal_data, services
 from accounts.forms import DeleteAccountForm, LoginForm, ResendForm, ResetForm, SignupForm
 from accounts.receivers import adopt_browser
 from accounts.sections import rendered_sections
@@ -97,9 +99,7 @@ def resend(request):
     form = ResendForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         if services.mail_allowed(request, services.CONFIRMATION_MAILS_PER_IP):
-            user = services.account_for_email(form.cleaned_data["email"])
-            if user is not None and not user.is_active:
-                services.send_confirmation_mail(request, user)
+            services.resend_confirmation(request, form.cleaned_data["email"])
         request.session["accounts_signup_email"] = form.cleaned_data["email"]
         return redirect("accounts:signup_done")
     return _private(render(request, "accounts/resend.html", {"form": form}))
@@ -168,14 +168,27 @@ def my_area(request):
 
 
 @login_required
+@require_safe
+@never_cache
+def my_data(request):
+    """„Meine Daten herunterladen“: everything linked to the account as one JSON file."""
+    data = personal_data.export(request.user, request)
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
+    day = timezone.localdate().isoformat()
+    response["Content-Disposition"] = f'attachment; filename="kartenregeln-meine-daten-{day}.json"'
+    return _private(response)
+
+
+@login_required
 @sensitive_post_parameters("password")
 @require_http_methods(["GET", "POST"])
 @never_cache
 def delete_account(request):
-    """The account goes; votes and reports stay as anonymous contributions, like before sign-up."""
+    """The account goes with what is the person's alone; votes and reports stay as anonymous
+    contributions, no longer linked to anyone (accounts.personal_data.erase)."""
     form = DeleteAccountForm(request.user, request.POST or None)
     if request.method == "POST" and form.is_valid():
-        services.delete_account(request.user)
+        personal_data.erase(request.user)
         logout(request)  # also gives this browser a fresh visitor id
         return _private(render(request, "accounts/deleted.html"))
     return _private(render(request, "accounts/delete.html", {"form": form}))

@@ -1,7 +1,6 @@
-"""Live updates under load: SSE clients in rooms on gunicorn with uvicorn workers and Redis.
+"""Holding many live streams, and a race for one room: gunicorn with uvicorn workers, Redis.
 
-    .venv/bin/python bench/bench_live.py [--clients 1000] [--rooms 250] [--idle 20]
-                                         [--actions 600] [--rate 20] [--sqlite]
+    .venv/bin/python bench/bench_live.py [--clients 1000] [--rooms 250] [--idle 20] [--sqlite]
 
 1. Setup: a scratch PostgreSQL database (``--sqlite``: a SQLite file), a channel
    prefix of its own in Redis, and ``--rooms`` Alpaka rooms with ``clients /
@@ -11,10 +10,7 @@
 3. Clients, one asyncio process: every player opens its room's stream (raw
    HTTP/1.1, as an EventSource does). With everybody connected and nothing
    happening, the server's CPU time is read from /proc for ``--idle`` seconds.
-   Then ``--actions`` moves at ``--rate`` per second, each POSTed by the player
-   on turn as htmx does; for every move the other players' notices are timed
-   (push latency: from sending the move to the notice) and each of them fetches
-   its own table as the page does (update latency: until its table arrived).
+   (Moves per second with live viewers: ``bench_moves.py``.)
 4. Race: 50 clients with a stream each on one room: 49 try to join at once
    (5 seats free), then for 20 rounds the move of the player on turn is sent
    from 50 connections at once. Counted: changes applied vs versions, 5xx,
@@ -29,7 +25,6 @@ import argparse
 import asyncio
 import contextlib
 import os
-import random
 import secrets
 import subprocess
 import sys
@@ -42,10 +37,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.common import (  # noqa: E402
+    SSEClient,
     cpu_seconds,
     ensure_alpaka_game,
     free_port,
-    percentile,
     postgres_available,
     process_tree,
     recreate_postgres,
@@ -53,6 +48,7 @@ from bench.common import (  # noqa: E402
     setup_django,
     start_gunicorn,
     stop_gunicorn,
+    visitor_cookie,
 )
 
 PG_NAME = "bench_live"
@@ -82,16 +78,6 @@ def make_rooms(count: int, players: int) -> list[dict]:
         lobby.start(engine, room.code, visitors[0])
         rooms.append({"code": room.code, "visitors": visitors})
     return rooms
-
-
-def visitor_cookie(visitor: str) -> str:
-    from django.http import HttpResponse
-
-    from games.visitors import COOKIE_NAME, COOKIE_SALT
-
-    response = HttpResponse()
-    response.set_signed_cookie(COOKIE_NAME, visitor, salt=COOKIE_SALT)
-    return f"{COOKIE_NAME}={response.cookies[COOKIE_NAME].value}; csrftoken={CSRF}"
 
 
 # --- The server ------------------------------------------------------------------------------
@@ -126,71 +112,6 @@ def stop_server(process: subprocess.Popen) -> float:
 # --- Clients -------------------------------------------------------------------------------------
 
 
-class StreamClient:
-    """One player's EventSource: a raw HTTP/1.1 GET read as chunks of SSE lines."""
-
-    def __init__(self, port, path, cookie, on_notice):
-        self.port, self.path, self.cookie, self.on_notice = port, path, cookie, on_notice
-        self.ready = asyncio.Event()
-        self.latest = -1
-        self.status = None
-        self.task = None
-
-    async def run(self):
-        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-        writer.write(
-            (
-                f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
-                f"Cookie: {self.cookie}\r\n\r\n"
-            ).encode()
-        )
-        await writer.drain()
-        head = await reader.readuntil(b"\r\n\r\n")
-        self.status = int(head.split(b" ", 2)[1])
-        if self.status != 200:
-            self.ready.set()
-            writer.close()
-            return
-        buffer = ""
-        try:
-            while True:
-                size_line = await reader.readuntil(b"\r\n")
-                size = int(size_line.strip() or b"0", 16)
-                if size == 0:
-                    return
-                chunk = await reader.readexactly(size + 2)
-                buffer += chunk[:-2].decode()
-                while "\n\n" in buffer:
-                    block, buffer = buffer.split("\n\n", 1)
-                    self._event(block)
-        finally:
-            writer.close()
-
-    def _event(self, block):
-        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
-        kind = fields.get("event")
-        if kind == "ready":
-            self.latest = int(fields["data"])
-            self.ready.set()
-        elif kind == "changed" and fields.get("data", "").isdigit():
-            version = int(fields["data"])
-            self.latest = max(self.latest, version)
-            self.on_notice(self, version, time.monotonic())
-
-    def start(self):
-        self.task = asyncio.create_task(self.run())
-        return self
-
-
-def summary(values_ms):
-    if not values_ms:
-        return "none"
-    return (
-        f"p50 {percentile(values_ms, 0.5):.1f} ms, p95 {percentile(values_ms, 0.95):.1f} ms, "
-        f"p99 {percentile(values_ms, 0.99):.1f} ms, max {max(values_ms):.1f} ms (n={len(values_ms)})"
-    )
-
-
 def choose_move(code: str):
     """(visitor seat, expected version, form value) of the player on turn, read from the DB."""
     from games.engines import alpaka
@@ -208,67 +129,23 @@ def choose_move(code: str):
     return seat, room.version, value
 
 
-async def load_phase(args, port, rooms, server_pids):
-    import httpx
-    from asgiref.sync import sync_to_async
-
-    pending: dict[tuple[str, int], dict] = {}  # (code, version) -> move record
-    push_ms: list[float] = []
-    view_ms: list[float] = []
-    fetch_errors = []
-    http = httpx.AsyncClient(
-        base_url=f"http://127.0.0.1:{port}",
-        # Below uvicorn's keep-alive (gunicorn's keepalive, 2 s): never reuse a closing connection.
-        limits=httpx.Limits(
-            max_connections=400, max_keepalive_connections=200, keepalive_expiry=1.0
-        ),
-        timeout=30,
-    )
-
-    async def fetch_view(client, version, sent):
-        try:
-            reply = await http.get(
-                f"/spiele/alpaka/raum/{client.code}/status/",
-                params={"v": client.shown},
-                headers={"HX-Request": "true", "Cookie": client.cookie},
-            )
-        except httpx.HTTPError as error:
-            fetch_errors.append(repr(error))
-            return
-        if reply.status_code >= 500:
-            fetch_errors.append(reply.status_code)
-        client.shown = max(client.shown, int(reply.headers.get("X-Room-Version", version)))
-        view_ms.append((time.monotonic() - sent) * 1000)
-
-    def on_notice(client, version, arrived):
-        move = pending.get((client.code, version))
-        if move is None or client.seat == move["seat"]:
-            return
-        push_ms.append((arrived - move["sent"]) * 1000)
-        asyncio.get_running_loop().create_task(fetch_view(client, version, move["sent"]))
-
+async def idle_phase(args, port, rooms, server_pids):
+    """Every player's stream open, nothing happening: what holding them costs."""
     clients = []
     started = time.monotonic()
     for room in rooms:
-        for seat, visitor in enumerate(room["visitors"]):
-            cookie = visitor_cookie(visitor)
+        for visitor in room["visitors"]:
             path = f"/spiele/alpaka/raum/{room['code']}/live/"
-            client = StreamClient(port, path, cookie, on_notice)
-            client.code, client.seat, client.shown = room["code"], seat, 0
-            clients.append(client.start())
+            clients.append(SSEClient(port, path, visitor_cookie(visitor, CSRF)).start())
             if len(clients) % 100 == 0:
                 await asyncio.sleep(0.05)  # a ramp, not one burst of a thousand handshakes
     await asyncio.wait_for(asyncio.gather(*(c.ready.wait() for c in clients)), 120)
     connect_seconds = time.monotonic() - started
     refused = [c.status for c in clients if c.status != 200]
-    for client in clients:
-        client.shown = client.latest
     print(
         f"Connected: {len(clients) - len(refused)} streams in {len(rooms)} rooms "
         f"in {connect_seconds:.1f} s (refused: {len(refused)})"
     )
-
-    # Idle: everybody connected, nothing happens.
     await asyncio.sleep(2)
     pids = process_tree(server_pids)
     before, clock = cpu_seconds(pids), time.monotonic()
@@ -281,76 +158,9 @@ async def load_phase(args, port, rooms, server_pids):
         f"{idle_span:.0f} s ({idle_cpu / idle_span / max(1, len(clients)) * 1e6:.1f} µs/s per "
         f"client), RSS {rss_mb(pids):.0f} MB in {len(pids)} processes"
     )
-
-    # Moves at a steady rate, each by the player on turn.
-    codes = [room["code"] for room in rooms]
-    cookies = {
-        (room["code"], seat): visitor_cookie(visitor)
-        for room in rooms
-        for seat, visitor in enumerate(room["visitors"])
-    }
-    busy: set[str] = set()
-    move_errors = []
-    applied = 0
-    choose = sync_to_async(choose_move, thread_sensitive=True)
-
-    async def move(code):
-        nonlocal applied
-        try:
-            chosen = await choose(code)
-            if chosen is None:
-                return
-            seat, version, value = chosen
-            sent = time.monotonic()
-            pending[(code, version + 1)] = {"seat": seat, "sent": sent}
-            reply = await http.post(
-                f"/spiele/alpaka/raum/{code}/aktion/",
-                data={"aktion": value, "version": version},
-                headers={
-                    "HX-Request": "true",
-                    "X-CSRFToken": CSRF,
-                    "Cookie": cookies[(code, seat)],
-                },
-            )
-            if reply.status_code >= 500:
-                move_errors.append(reply.status_code)
-            elif reply.headers.get("X-Room-Version") == str(version + 1):
-                applied += 1
-        except httpx.HTTPError as error:
-            move_errors.append(repr(error))
-        finally:
-            busy.discard(code)
-
-    cpu_before, clock = cpu_seconds(pids), time.monotonic()
-    tasks = []
-    for _ in range(args.actions):
-        free = [code for code in codes if code not in busy]
-        code = random.choice(free)
-        busy.add(code)
-        tasks.append(asyncio.create_task(move(code)))
-        await asyncio.sleep(1 / args.rate)
-    await asyncio.wait_for(asyncio.gather(*tasks), 60)
-    # The last notices and fetches (a saturated server may still be working on them).
-    others = len(rooms[0]["visitors"]) - 1
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and len(view_ms) < applied * others:
-        await asyncio.sleep(0.2)
-    span = time.monotonic() - clock
-    busy_cpu = (cpu_seconds(pids) - cpu_before) / span * 100
-    expected = applied * (len(rooms[0]["visitors"]) - 1)
-    print(
-        f"Moves: {applied} applied of {args.actions} sent at {args.rate}/s "
-        f"(5xx or errors: {len(move_errors)}); server CPU {busy_cpu:.0f} % of one core"
-    )
-    print(f"  push latency (move sent → notice at every other player): {summary(push_ms)}")
-    print(f"  update latency (→ the player's own table fetched): {summary(view_ms)}")
-    print(
-        f"  notices expected {expected}, received {len(push_ms)}; fetch errors: {len(fetch_errors)}"
-    )
     for client in clients:
         client.task.cancel()
-    await http.aclose()
-    return {"push": push_ms, "view": view_ms, "idle_cpu_percent": share}
+    return {"idle_cpu_percent": share}
 
 
 async def race_phase(port, server):
@@ -366,10 +176,9 @@ async def race_phase(port, server):
     visitors = [f"race-{n}-{secrets.token_hex(4)}" for n in range(RACE_CLIENTS)]
     room = await sync_to_async(lobby.create_room)(engine, visitors[0], "Hanna", {})
     code = room.code
-    cookies = [visitor_cookie(v) for v in visitors]
+    cookies = [visitor_cookie(v, CSRF) for v in visitors]
     streams = [
-        StreamClient(port, f"/spiele/alpaka/raum/{code}/live/", cookie, lambda *a: None).start()
-        for cookie in cookies
+        SSEClient(port, f"/spiele/alpaka/raum/{code}/live/", cookie).start() for cookie in cookies
     ]
     await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in streams)), 60)
     http = httpx.AsyncClient(
@@ -455,8 +264,6 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=1000)
     parser.add_argument("--rooms", type=int, default=250)
     parser.add_argument("--idle", type=float, default=20)
-    parser.add_argument("--actions", type=int, default=600)
-    parser.add_argument("--rate", type=float, default=20)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--sqlite", action="store_true")
     args = parser.parse_args()
@@ -496,7 +303,7 @@ def main() -> int:
         )
         port = free_port()
         server = start_server(port, env, args.workers, str(Path(tmp) / "gunicorn.log"))
-        asyncio.run(load_phase(args, port, rooms, server.pid))
+        asyncio.run(idle_phase(args, port, rooms, server.pid))
         race = asyncio.run(race_phase(port, server))
         server = None
         return 1 if race["lost"] or race["5xx"] or race["behind"] else 0

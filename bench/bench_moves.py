@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.common import (  # noqa: E402
+    SSEClient,
     cpu_seconds,
     free_port,
     percentile,
@@ -48,6 +49,7 @@ from bench.common import (  # noqa: E402
     setup_django,
     start_gunicorn,
     stop_gunicorn,
+    visitor_cookie,
 )
 
 PG_NAME = "bench_moves"
@@ -57,16 +59,6 @@ CSRF = secrets.token_hex(16)
 PLAYERS = 4
 GAMES = {"alpaka": "alpaka", "the_cat": "the-cat"}  # engine key -> slug
 SHIPPED_WORKERS = (os.cpu_count() or 1) * 2 + 1  # site_config/gunicorn.conf.py's default
-
-
-def visitor_cookie(visitor: str) -> str:
-    from django.http import HttpResponse
-
-    from games.visitors import COOKIE_NAME, COOKIE_SALT
-
-    response = HttpResponse()
-    response.set_signed_cookie(COOKIE_NAME, visitor, salt=COOKIE_SALT)
-    return f"{COOKIE_NAME}={response.cookies[COOKIE_NAME].value}; csrftoken={CSRF}"
 
 
 def ensure_game(key: str) -> None:
@@ -140,57 +132,6 @@ def choose_move(key: str, code: str, rng: random.Random):
 # --- Clients -------------------------------------------------------------------------------
 
 
-class Stream:
-    """One player's EventSource: a raw HTTP/1.1 GET read as chunks of SSE events."""
-
-    def __init__(self, port: int, path: str, cookie: str, on_event):
-        self.port, self.path, self.cookie, self.on_event = port, path, cookie, on_event
-        self.ready = asyncio.Event()
-        self.status = None
-
-    async def run(self):
-        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-        writer.write(
-            f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
-            f"Cookie: {self.cookie}\r\n\r\n".encode()
-        )
-        await writer.drain()
-        head = await reader.readuntil(b"\r\n\r\n")
-        self.status = int(head.split(b" ", 2)[1])
-        if self.status != 200:
-            self.ready.set()
-            writer.close()
-            return
-        buffer = ""
-        try:
-            while True:
-                size = int((await reader.readuntil(b"\r\n")).strip() or b"0", 16)
-                if size == 0:
-                    return
-                buffer += (await reader.readexactly(size + 2))[:-2].decode()
-                while "\n\n" in buffer:
-                    block, buffer = buffer.split("\n\n", 1)
-                    self._block(block)
-        finally:
-            writer.close()
-
-    def _block(self, block: str):
-        kind = version = None
-        for line in block.splitlines():
-            if line.startswith("event: "):
-                kind = line[7:]
-            elif line.startswith("id: "):
-                version = int(line[4:])
-        if kind == "ready":
-            self.ready.set()
-        elif kind in ("view", "changed") and version is not None:
-            self.on_event(self, kind, version, time.monotonic())
-
-    def start(self):
-        self.task = asyncio.create_task(self.run())
-        return self
-
-
 class Http:
     """Keep-alive HTTP/1.1 connections for POSTs (cheap on the client's side)."""
 
@@ -260,9 +201,9 @@ async def ramp(key: str, port: int, rooms: list[dict], pids: list[int], args) ->
     streams = []
     for room in rooms:
         for seat, visitor in enumerate(room["visitors"]):
-            cookies[(room["code"], seat)] = visitor_cookie(visitor)
+            cookies[(room["code"], seat)] = visitor_cookie(visitor, CSRF)
             path = f"/spiele/{slug}/raum/{room['code']}/live/"
-            stream = Stream(port, path, cookies[(room["code"], seat)], on_event)
+            stream = SSEClient(port, path, cookies[(room["code"], seat)], on_event)
             stream.code, stream.seat = room["code"], seat
             streams.append(stream.start())
     await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in streams)), 120)
@@ -354,7 +295,7 @@ async def demo_cost(port: int, pids: list[int], seconds: float) -> tuple[float, 
 
     http = Http(port)
     visitor = f"demo-reader-{secrets.token_hex(4)}"
-    cookie = visitor_cookie(visitor)
+    cookie = visitor_cookie(visitor, CSRF)
     headers = {
         "HX-Request": "true",
         "X-CSRFToken": CSRF,
@@ -365,7 +306,7 @@ async def demo_cost(port: int, pids: list[int], seconds: float) -> tuple[float, 
     status, _ = await http.request("POST", "/spiele/the-cat/demo/start/", body, headers)
     assert status == 200, status
     pushed = [0]
-    stream = Stream(
+    stream = SSEClient(
         port,
         "/spiele/the-cat/demo/live/?v=0",
         cookie,

@@ -173,3 +173,84 @@ def ensure_alpaka_game() -> None:
             "demo_engine": "alpaka",
         },
     )
+
+
+# --- Live clients ------------------------------------------------------------------------------
+
+
+def visitor_cookie(visitor: str, csrf: str) -> str:
+    """The Cookie header of a browser that is ``visitor`` (signed as the site signs it; the
+    server must run with the same DJANGO_SECRET_KEY) with an unmasked CSRF secret."""
+    from django.http import HttpResponse
+
+    from games.visitors import COOKIE_NAME, COOKIE_SALT
+
+    response = HttpResponse()
+    response.set_signed_cookie(COOKIE_NAME, visitor, salt=COOKIE_SALT)
+    return f"{COOKIE_NAME}={response.cookies[COOKIE_NAME].value}; csrftoken={csrf}"
+
+
+class SSEClient:
+    """One browser's EventSource: a raw HTTP/1.1 GET read as chunks of SSE events (cheap on
+    the client's side). ``on_event(client, kind, version, arrived)`` hears ``view`` and
+    ``changed`` events; ``ready`` is set by the first event."""
+
+    def __init__(self, port: int, path: str, cookie: str, on_event=None):
+        import asyncio
+
+        self.port, self.path, self.cookie = port, path, cookie
+        self.on_event = on_event or (lambda *args: None)
+        self.ready = asyncio.Event()
+        self.status = None
+        self.latest = -1
+        self.task = None
+
+    async def run(self):
+        import asyncio
+
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        writer.write(
+            f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+            f"Cookie: {self.cookie}\r\n\r\n".encode()
+        )
+        await writer.drain()
+        head = await reader.readuntil(b"\r\n\r\n")
+        self.status = int(head.split(b" ", 2)[1])
+        if self.status != 200:
+            self.ready.set()
+            writer.close()
+            return
+        buffer = ""
+        try:
+            while True:
+                size = int((await reader.readuntil(b"\r\n")).strip() or b"0", 16)
+                if size == 0:
+                    return
+                buffer += (await reader.readexactly(size + 2))[:-2].decode()
+                while "\n\n" in buffer:
+                    block, buffer = buffer.split("\n\n", 1)
+                    self._block(block)
+        finally:
+            writer.close()
+
+    def _block(self, block: str):
+        import time
+
+        kind = version = None
+        for line in block.splitlines():
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("id: "):
+                version = int(line[4:])
+        if kind == "ready":
+            self.latest = version if version is not None else self.latest
+            self.ready.set()
+        elif kind in ("view", "changed") and version is not None:
+            self.latest = max(self.latest, version)
+            self.on_event(self, kind, version, time.monotonic())
+
+    def start(self):
+        import asyncio
+
+        self.task = asyncio.create_task(self.run())
+        return self

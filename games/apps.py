@@ -14,9 +14,12 @@ class GamesConfig(AppConfig):
 
         # The demos' bot moves are made on time while their readers watch.
         deadline_loop.register(demo_deadlines.DUE_SOURCE)
-        # „Meine Partien“: replays an account saved (kept beyond the 90 days).
+        # „Meine Partien“: replays an account saved (kept beyond the 90 days); „Meine Daten“.
+        from accounts import personal_data
         from accounts.sections import MyAreaSection, register
         from games.play import replays
+
+        personal_data.register("partien", replays.personal_data)
 
         register(
             MyAreaSection(

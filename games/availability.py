@@ -11,16 +11,23 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from games.models import Game
+from site_config import shared_cache
 
 CACHE_KEY = "games:published-slugs"
 
 
 def published_slugs() -> frozenset[str]:
+    if not shared_cache.healthy():  # Redis away: other processes' changes would go unseen
+        return _from_database()
     slugs = cache.get(CACHE_KEY)
     if slugs is None:
-        slugs = frozenset(Game.objects.published().values_list("slug", flat=True))
+        slugs = _from_database()
         cache.set(CACHE_KEY, slugs, timeout=300)
     return slugs
+
+
+def _from_database() -> frozenset[str]:
+    return frozenset(Game.objects.published().values_list("slug", flat=True))
 
 
 def is_open(request, slug: str) -> bool:
@@ -34,5 +41,6 @@ def is_open(request, slug: str) -> bool:
 
 
 @receiver([post_save, post_delete], sender=Game)
+@shared_cache.on_recovery
 def _forget_slugs(**kwargs) -> None:
     cache.delete(CACHE_KEY)

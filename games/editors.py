@@ -5,7 +5,7 @@ from django.contrib.auth.models import Group, Permission
 
 EDITORS_GROUP = "Redaktion"
 # Apps whose models editors maintain. Later apps add themselves here.
-CONTENT_APPS = ("games", "rules", "sleeves", "feedback", "groups")
+CONTENT_APPS = ("games", "rules", "sleeves", "feedback", "groups", "legal")
 
 
 def ensure_editors_group(**kwargs) -> Group:

@@ -20,7 +20,7 @@ class StaticSitemap(Sitemap):
     priority = 1.0
 
     def items(self):
-        return ["games:catalogue"]
+        return ["games:catalogue", "legal:impressum", "legal:datenschutz"]
 
     def location(self, name):
         return reverse(name)

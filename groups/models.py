@@ -93,7 +93,8 @@ class PlayGroup(models.Model):
 
 class Member(models.Model):
     class Role(models.TextChoices):
-        FOUNDER = "gruender", "Gründer/in"
+        # Founded the group or took it over (groups.services.hand_over): may delete it.
+        FOUNDER = "gruender", "Leitung"
         ORGANISER = "organisator", "Organisator/in"
         MEMBER = "mitglied", "Mitglied"
 

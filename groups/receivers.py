@@ -1,11 +1,14 @@
 """On login, guest memberships proven by this browser's cookie move to the account, so the
-reader sees them in „Mein Bereich“ and on every device they log in on."""
+reader sees them in „Mein Bereich“ and on every device they log in on. And a group keeps
+a leader, however its leader's membership ended (left, removed with the account)."""
 
 from django.contrib.auth.signals import user_logged_in
+from django.db.models import QuerySet
+from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
-from groups import identity
-from groups.models import Member
+from groups import identity, services
+from groups.models import Member, PlayGroup
 
 
 @receiver(user_logged_in, dispatch_uid="groups.adopt_guest_memberships")
@@ -22,3 +25,13 @@ def adopt_guest_memberships(sender, request, user, **kwargs):
             member.user = user
             member.save(update_fields=["user"])
             taken.add(member.group_id)
+
+
+@receiver(post_delete, sender=Member, dispatch_uid="groups.keep_a_leader")
+def keep_a_leader(sender, instance, origin=None, **kwargs):
+    if instance.role != Member.Role.FOUNDER:
+        return
+    deleted = origin.model if isinstance(origin, QuerySet) else type(origin)
+    if isinstance(deleted, type) and issubclass(deleted, PlayGroup):
+        return  # the whole group goes
+    services.hand_over(instance.group_id)

@@ -111,10 +111,18 @@ def join(request, group: PlayGroup, *, name: str) -> Member:
             "Von deinem Anschluss kamen gerade sehr viele Beitritte. "
             "Bitte versuch es in einer Stunde noch einmal."
         )
-    if group.members.count() >= MAX_MEMBERS:
-        raise Refused(f"Diese Gruppe ist voll (höchstens {MAX_MEMBERS} Mitglieder).")
     try:
         with transaction.atomic():
+            # Count and insert under the group's row lock: joins at the same moment queue
+            # here, so the cap holds (SQLite's IMMEDIATE transactions queue them anyway).
+            if not PlayGroup.objects.select_for_update().filter(pk=group.pk).exists():
+                raise Refused("Diese Spielegruppe gibt es nicht mehr.")
+            if user is not None:
+                existing = Member.objects.filter(group=group, user=user).first()
+                if existing:
+                    return existing
+            if Member.objects.filter(group=group).count() >= MAX_MEMBERS:
+                raise Refused(f"Diese Gruppe ist voll (höchstens {MAX_MEMBERS} Mitglieder).")
             return Member.objects.create(group=group, user=user, name=name)
     except IntegrityError:  # the same account joined twice at once
         return Member.objects.get(group=group, user=user)
@@ -151,20 +159,50 @@ def set_organiser(actor: Member, member: Member, organiser: bool):
     if member.group_id != actor.group_id:
         raise Refused("Dieses Mitglied gehört nicht zur Gruppe.")
     if member.is_founder:
-        raise Refused("Wer die Gruppe gegründet hat, bleibt Organisator.")
+        raise Refused("Wer die Gruppe leitet, bleibt Organisator.")
     member.role = Member.Role.ORGANISER if organiser else Member.Role.MEMBER
     member.save(update_fields=["role"])
 
 
 def remove_member(actor: Member, member: Member):
-    """Organisers remove others; everyone but the founder may leave (actor == member)."""
+    """Organisers remove others; everyone may leave (actor == member), the leader too:
+    the group passes on (``hand_over``). Nobody removes the leader."""
     if member.group_id != actor.group_id:
         raise Refused("Dieses Mitglied gehört nicht zur Gruppe.")
     if actor.pk != member.pk:
         _require_manager(actor)
-    if member.is_founder:
-        raise Refused("Wer die Gruppe gegründet hat, kann nicht entfernt werden oder austreten.")
+        if member.is_founder:
+            raise Refused("Wer die Gruppe leitet, kann nicht entfernt werden.")
+    # Answers and Zusagen go with the membership (on_delete=CASCADE); a leader's role
+    # passes on through the post_delete receiver (groups.receivers).
     member.delete()
+
+
+def successor(group: PlayGroup, leaving: Member | None = None) -> Member | None:
+    """Who leads the group after ``leaving``: the longest-standing organiser, else the
+    longest-standing member; None when nobody else is left."""
+    members = Member.objects.filter(group=group).exclude(role=Member.Role.FOUNDER)
+    if leaving is not None:
+        members = members.exclude(pk=leaving.pk)
+    members = members.order_by("joined_at", "pk")
+    return members.filter(role=Member.Role.ORGANISER).first() or members.first()
+
+
+def hand_over(group_id: int) -> Member | None:
+    """A group always has a leader: after the leader left (or deleted their account),
+    the successor takes over; a group nobody is left in is deleted. Returns the new
+    leader, or None when nothing changed or the group is gone."""
+    with transaction.atomic():
+        group = PlayGroup.objects.select_for_update().filter(pk=group_id).first()
+        if group is None or group.members.filter(role=Member.Role.FOUNDER).exists():
+            return None
+        leader = successor(group)
+        if leader is None:
+            group.delete()
+            return None
+        leader.role = Member.Role.FOUNDER
+        leader.save(update_fields=["role"])
+        return leader
 
 
 def rename(member: Member, name: str):
@@ -175,7 +213,7 @@ def rename(member: Member, name: str):
 
 def delete_group(actor: Member, group: PlayGroup):
     if actor is None or not actor.is_founder:
-        raise Refused("Nur wer die Gruppe gegründet hat, kann sie löschen.")
+        raise Refused("Nur wer die Gruppe leitet, kann sie löschen.")
     group.delete()
 
 

@@ -130,6 +130,8 @@ def detail(request, slug):
         )
         if member.can_manage:
             context["invite_url"] = request.build_absolute_uri(group.get_invite_url())
+        if member.is_founder:
+            context["successor"] = services.successor(group, leaving=member)
     else:
         context["size"] = group.members.count()
     response = render(request, "groups/detail.html", context)

@@ -13,7 +13,7 @@ every day (``ACCESS_LOG_CLIENT=off`` drops even that). It lets one follow a
 single client through a day's log without storing the address.
 
 ``ACCESS_LOG=off`` switches the log off; successful `/healthz` probes are not
-logged (a load balancer asks every few seconds), failed ones are.
+logged (a load balancer asks every few seconds), failed and degraded ones are.
 """
 
 from __future__ import annotations
@@ -124,7 +124,8 @@ def finish(request, response, started):
     response["X-Request-ID"] = request.request_id
     if not enabled():
         return response
-    if request.path_info == health.PATH and response.status_code == 200:
+    healthy = response.status_code == 200 and not getattr(response, "degraded", False)
+    if request.path_info == health.PATH and healthy:
         return response
     # Django closes every response once the server has sent it (WSGI and ASGI alike);
     # its closers run then, so a long stream is logged with its whole duration.

@@ -20,6 +20,7 @@ import time
 from django.core.cache import cache
 from django.db import transaction
 
+from site_config import shared_cache
 from site_config.lru import SizedLRU
 
 VERSION_KEY = "pagecache:version:{}"
@@ -96,7 +97,10 @@ _kept = SizedLRU(16 * 1024 * 1024, size=kept_size, max_entries=5000)
 
 
 def kept(key: str, compute):
-    """``compute()``, kept under ``key``, which must name the versions of what it reads."""
+    """``compute()``, kept under ``key``, which must name the versions of what it reads.
+    While Redis is away versions cannot move, so nothing is kept or reused then."""
+    if not shared_cache.healthy():
+        return compute()
     value = _kept.get(key)
     if value is None:
         value = compute()

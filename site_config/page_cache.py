@@ -48,7 +48,7 @@ from django.http import HttpResponse
 from django.urls import Resolver404, resolve, reverse
 from django.utils.cache import patch_vary_headers
 
-from site_config import content_versions
+from site_config import content_versions, shared_cache
 from site_config.lru import SizedLRU
 
 try:  # optional (pyproject): ~12 % smaller than gzip; without it pages go out gzipped
@@ -197,6 +197,15 @@ def _local_page(key: str, generation: int):
     return entry if entry is not None and entry[0] == generation else None
 
 
+@shared_cache.on_recovery
+def _forget_everything() -> None:
+    """Redis is back: content may have changed while no generation could be bumped."""
+    _local.clear()
+    _known.remember(None)
+    _bump()
+    content_versions.bump_all()
+
+
 def bump_generation(changed_model=None) -> None:
     """Every stored page is a miss from now on.
 
@@ -330,6 +339,8 @@ def lookup(request) -> HttpResponse | None:
     No round trip when this process knows the generation and holds the page; else one
     (``get_many`` of page and generation: a single MGET on Redis).
     """
+    if not shared_cache.healthy():
+        return None  # Redis is away: nobody could tell this process about a change
     key = page_key(request)
     generation = _known.fresh()
     if generation is not None:
@@ -365,7 +376,7 @@ def _storable(response) -> bool:
 
 def store(request, response) -> None:
     key = getattr(request, "_page_cache_key", None)
-    if key is None or not _storable(response):
+    if key is None or not _storable(response) or not shared_cache.healthy():
         return
     if request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):  # a CSRF token was put into the page
         return

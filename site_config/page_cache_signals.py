@@ -1,8 +1,8 @@
 """Bump the page cache's generation whenever something a public page shows changes.
 
 Connected once at start-up (``games.apps``). Everything in the content apps counts
-(games, articles and their parts, editions, sleeves, statistics), plus votes, whose
-averages the catalogue and the game pages show. Per-visitor rows (demo games) and
+(games, articles and their parts, editions, sleeves, statistics, the legal pages), plus
+votes, whose averages the catalogue and the game pages show. Per-visitor rows (demo games) and
 rooms never do: they live in fragments, not in cached pages.
 """
 
@@ -10,7 +10,7 @@ from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from site_config.page_cache import bump_generation
 
-CONTENT_APPS = {"games", "rules", "sleeves"}
+CONTENT_APPS = {"games", "rules", "sleeves", "legal"}
 CONTENT_MODELS = {"feedback.vote"}
 NOT_CONTENT = {"games.demogame"}
 

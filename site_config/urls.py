@@ -33,4 +33,5 @@ urlpatterns = [
     path("", include("rooms.urls")),
     path("", include("accounts.urls")),
     path("", include("groups.urls")),
+    path("", include("legal.urls")),
 ]

@@ -28,6 +28,12 @@ ERRORS = {
         "Zu viele Anmeldeversuche",
         "",
     ),
+    503: (
+        "Kurze Wartung – gleich geht es weiter",
+        "Ein Teil unserer Technik antwortet gerade nicht, wir kümmern uns darum. Bitte "
+        "versuch es in einer Minute noch einmal. Regelseiten, die kürzlich jemand geöffnet "
+        "hat, kannst du weiter lesen.",
+    ),
     "csrf": (
         "Sitzung abgelaufen",
         "Die Seite war zu lange offen oder dein Browser hat ein nötiges Cookie nicht "
@@ -63,6 +69,16 @@ def permission_denied(request, exception=None):
 
 def csrf_failure(request, reason=""):
     return error_page(request, 403, kind="csrf")
+
+
+def maintenance_page(request, retry_after: int) -> HttpResponse:
+    """503 while the database is away; touches neither the session nor the database."""
+    from django.contrib.auth.models import AnonymousUser
+
+    request.user = AnonymousUser()  # the lazy user would load the session from the database
+    response = error_page(request, 503)
+    response["Retry-After"] = str(retry_after)
+    return response
 
 
 def login_locked_out(request, original_response=None, credentials=None):

@@ -74,6 +74,30 @@ def test_bad_host_gets_the_german_400(client):
     assert_german_error_page(response, 400)
 
 
+def test_bad_host_writes_one_short_log_line_without_traceback(client, capsys):
+    capsys.readouterr()
+    for path in ("/", "/spielegruppen/", "/konto/anmelden/"):
+        assert client.get(path, headers={"host": "evil.example"}).status_code == 400
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == ["bad Host header refused: 'evil.example'"] * 3
+
+
+def test_a_long_bad_host_is_shortened_in_the_log(client, capsys):
+    capsys.readouterr()
+    client.get("/", headers={"host": "x" * 5000 + ".example"})
+    (line,) = capsys.readouterr().err.splitlines()
+    assert len(line) < 150 and "Traceback" not in line
+
+
+def test_too_many_fields_log_one_line(client, settings, capsys):
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 100
+    capsys.readouterr()
+    data = "&".join(f"f{n}=x" for n in range(5000))
+    client.post("/spiele/x/bewerten/", data, content_type="application/x-www-form-urlencoded")
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("TooManyFieldsSent refused: ")
+
+
 def test_too_many_fields_get_the_german_400(client, settings):
     settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 100
     data = "&".join(f"f{n}=x" for n in range(5000))

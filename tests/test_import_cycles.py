@@ -10,26 +10,18 @@ imports ``rooms``.
 from __future__ import annotations
 
 import ast
-import subprocess
 from pathlib import Path
+
+from tests import project_files
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def project_modules() -> dict[str, Path]:
     """Dotted module name → file, for every Python file git knows (tracked or new)."""
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.py"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
     modules = {}
-    for path in listed:
+    for path in project_files.listed("*.py"):
         file = ROOT / path
-        if not file.exists():
-            continue
         parts = list(Path(path).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()

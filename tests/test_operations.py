@@ -79,25 +79,29 @@ def test_healthz_says_503_when_the_database_is_down(client, monkeypatch):
     assert "geheim" not in response.content.decode()  # no connection details leak
 
 
-def test_healthz_says_503_when_the_cache_cannot_be_written(client, monkeypatch):
+def test_healthz_says_degraded_when_the_cache_cannot_be_written(client, monkeypatch):
+    # The site still serves (uncached): 200, so a balancer keeps the server; the body says it.
     def broken(*args, **kwargs):
         raise ConnectionError("Redis is gone")
 
     monkeypatch.setattr(health.cache, "set", broken)
     response = client.get("/healthz")
-    assert response.status_code == 503
+    assert response.status_code == 200
     body = json.loads(response.content)
+    assert body["status"] == "degraded"
     assert body["checks"]["cache"]["ok"] is False
     assert body["checks"]["cache"]["error"] == "ConnectionError"
     assert body["checks"]["database"]["ok"] is True
 
 
-def test_healthz_says_503_when_the_cache_loses_what_was_written(client, monkeypatch):
+def test_healthz_says_degraded_when_the_cache_loses_what_was_written(client, monkeypatch):
     # A cache that accepts writes but answers every read with a miss (e.g. a full, evicting one).
     monkeypatch.setattr(health.cache, "get", lambda *args, **kwargs: None)
     response = client.get("/healthz")
-    assert response.status_code == 503
-    assert json.loads(response.content)["checks"]["cache"]["error"] == "RuntimeError"
+    assert response.status_code == 200
+    body = json.loads(response.content)
+    assert body["status"] == "degraded"
+    assert body["checks"]["cache"]["error"] == "RuntimeError"
 
 
 def test_healthz_leaves_no_key_in_the_cache(client, monkeypatch):
@@ -226,6 +230,10 @@ def test_successful_health_probes_stay_out_of_the_log_failed_ones_do_not(
     client.get("/healthz")
     assert log_lines() == []
     monkeypatch.setattr(health.cache, "get", lambda *args, **kwargs: None)
+    client.get("/healthz")  # degraded: 200, but logged
+    (line,) = log_lines()
+    assert (line["path"], line["status"]) == ("/healthz", 200)
+    monkeypatch.setitem(health.CHECKS, "database", lambda: 1 / 0)
     client.get("/healthz")
     (line,) = log_lines()
     assert (line["path"], line["status"]) == ("/healthz", 503)

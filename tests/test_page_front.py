@@ -56,9 +56,24 @@ def log_lines(settings, capsys):
 
 @pytest.fixture
 def wsgi(monkeypatch):
-    """site_config.wsgi.application, counting the requests that reached Django."""
+    """site_config.wsgi.application, counting the requests that reached Django.
+
+    As Django's test client does, requests here keep the test's database connection:
+    the handler would close it at the start and end of a request (inside the test's
+    transaction, PostgreSQL's pooled connection cannot be opened again)."""
+    from django.core import signals
+    from django.db import close_old_connections
+
     from site_config import wsgi as module
 
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield from _counted_wsgi(monkeypatch, module)
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+def _counted_wsgi(monkeypatch, module):
     calls = []
     real = module.django_application
 
@@ -83,7 +98,7 @@ def wsgi(monkeypatch):
         headers = {name.lower(): value for name, value in started["headers"]}
         return started["status"], headers, body, len(calls) > before
 
-    return get
+    yield get
 
 
 def _comparable(headers: dict) -> dict:

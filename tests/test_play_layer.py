@@ -5,7 +5,6 @@ its one registration – played to the end through HTTP."""
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from django.core.exceptions import ValidationError
 from games.models import DemoGame
 from games.play import definition as registry
 from rooms.models import Room
+from tests import project_files
 from tests.factories import make_game
 from tests.rooms.conftest import clock  # noqa: F401, F811  (the movable clock fixture)
 from tests.takeaway import engine as takeaway
@@ -27,28 +27,8 @@ HX = {"HX-Request": "true"}
 
 
 def shared_files() -> list[str]:
-    listed = subprocess.run(
-        [
-            "git",
-            "ls-files",
-            "--cached",
-            "--others",
-            "--exclude-standard",
-            "*.py",
-            "*.html",
-            "*.js",
-            "*.css",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    return [
-        path
-        for path in listed
-        if not GAME_NAMES.search(path) and not NOT_SHARED.search(path) and (ROOT / path).exists()
-    ]
+    listed = project_files.listed("*.py", "*.html", "*.js", "*.css")
+    return [path for path in listed if not GAME_NAMES.search(path) and not NOT_SHARED.search(path)]
 
 
 def test_shared_code_names_no_game():

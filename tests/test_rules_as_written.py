@@ -8,7 +8,6 @@ never pass as a clean one.
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from rules.citations import CITATION, field_key, keys_in
 from rules.content_loader import content_files, read_content
 from rules.models import GlossaryEntry, RulesArticle
 from rules.publishing import publish
+from tests import project_files
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT.parent / "shared" / "seeds"
@@ -66,13 +66,7 @@ def strings(value):
 
 
 def shipped_files() -> list[Path]:
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
+    listed = project_files.listed()
     return [
         ROOT / name
         for name in listed

@@ -254,3 +254,44 @@ def my_area(request) -> dict:
                 }
             )
     return {"replays": items, "kept_days": KEPT_DAYS}
+
+
+def personal_data(user, link) -> list[dict]:
+    """„Meine Daten“: the replays an account saved or played in (by its visitor ids)."""
+    from django.db.models import Q
+
+    from accounts.services import visitor_ids
+
+    ids = visitor_ids(user)
+    played = Q(pk__in=[])
+    for visitor in ids:
+        # Visitor ids are long random strings: a text match finds exactly their lists.
+        played |= (
+            Q(players__contains=[visitor]) if _json_contains() else Q(players__icontains=visitor)
+        )
+    saved = set(user.saved_replays.values_list("pk", flat=True))
+    rows = Replay.objects.filter(Q(pk__in=saved) | played).order_by("created_at")
+    return [
+        {
+            "spiel": _title(replay.engine),
+            "gespielt_am": replay.created_at.isoformat(timespec="seconds"),
+            "herkunft": replay.get_source_display(),
+            "namen_am_tisch": names(replay.record),
+            "oeffentlich": replay.public,
+            "gemerkt": replay.pk in saved,
+            "link": link(replay.get_absolute_url()),
+        }
+        for replay in rows
+    ]
+
+
+def _title(engine: str) -> str:
+    definition = registry.get(engine)
+    return definition.title if definition is not None else engine
+
+
+def _json_contains() -> bool:
+    """JSON containment queries: PostgreSQL has them, SQLite's JSON1 in Django does not."""
+    from django.db import connection
+
+    return connection.features.supports_json_field_contains

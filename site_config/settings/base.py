@@ -32,6 +32,8 @@ INSTALLED_APPS = [
     # Reader accounts: sign-up, „Mein Bereich“, points (after feedback and rooms it reads).
     "accounts",
     "groups",
+    # Impressum and Datenschutzerklärung, kept by the editors.
+    "legal",
     # The games: one play package each (games/play/<key>/); listing it registers the game.
     "games.play.kaetzchen",
     "games.play.alpaka",
@@ -47,6 +49,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Cached public pages are answered here, before sessions, CSRF and auth (page_cache.py).
     "site_config.page_cache.PageCacheMiddleware",
+    # The database away: „Kurze Wartung“ (503) instead of a server error (outage.py).
+    "site_config.outage.DatabaseOutageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -101,10 +105,18 @@ if os.environ.get("DATABASE_URL"):
     # connections from a small pool instead (psycopg_pool), handed back after each request.
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=0)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        # A pooled connection is checked before it is handed out (a cheap round trip): after
+        # PostgreSQL restarted, its dropped connections never reach a request.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+        options = DATABASES["default"].setdefault("OPTIONS", {})
+        # A server that does not answer at all (not even "refused") is given up quickly.
+        options.setdefault("connect_timeout", 3)
+        options["pool"] = {
             "min_size": 1,
             "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "8")),
-            "timeout": 20,
+            # How long a request waits for a connection: with PostgreSQL away, the time until
+            # it gets the 503 page („Kurze Wartung“, site_config/outage.py).
+            "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "1.5")),
         }
 else:
     DATABASES = {
@@ -118,13 +130,18 @@ else:
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache that keeps serving when Redis is away (site_config/shared_cache.py).
+            "BACKEND": "site_config.shared_cache.ResilientRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "kartenregeln"),
+            # A Redis that hangs must not hang the page: give up quickly, serve uncached.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# How often each process asks a Redis that went away again (site_config/shared_cache.py).
+SHARED_CACHE_RETRY_SECONDS = float(os.environ.get("SHARED_CACHE_RETRY_SECONDS", "2"))
 # {% cache %} fragments are keyed by their content and the code (e.g. the worked examples drawn
 # by an engine): each process may keep its own copy, no network round trip needed.
 CACHES["template_fragments"] = {
@@ -212,6 +229,9 @@ LOGIN_REDIRECT_URL = "accounts:my_area"
 # the login is refused for AXES_COOLOFF_TIME, even with the right password.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # One password hash per login attempt, whatever the answer (accounts/backends.py).
+    "accounts.backends.AccountBackend",
+    # Sessions started before AccountBackend (and the confirmation link's login) name it.
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = 5
@@ -233,19 +253,42 @@ AXES_DISABLE_ACCESS_LOG = True
 ACCESS_LOG = os.environ.get("ACCESS_LOG", "json") != "off"
 ACCESS_LOG_CLIENT = "off" if os.environ.get("ACCESS_LOG_CLIENT") == "off" else "hash"
 
+# How often a lasting outage of Redis or PostgreSQL is written to the log (site_config/logs.py).
+OUTAGE_LOG_SECONDS = int(os.environ.get("OUTAGE_LOG_SECONDS", "60"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"bare": {"format": "%(message)s"}},
+    "filters": {
+        "short_security": {"()": "site_config.logs.ShortSecurityLine"},
+        "quiet_outages": {
+            "()": "site_config.logs.QuietOutages",
+            "always": ["games.play.live", "games.play.streams", "psycopg.pool"],
+        },
+    },
     "handlers": {
-        "console": {"class": "logging.StreamHandler"},
+        "console": {"class": "site_config.logs.StderrHandler"},
         "access": {"class": "site_config.access_log.StdoutHandler", "formatter": "bare"},
+        # A bad Host header or an oversized form: the client's doing, one line without traceback.
+        "security": {"class": "site_config.logs.StderrHandler", "filters": ["short_security"]},
+        # Backing services gone: no traceback per request, one line per interval.
+        "outages": {"class": "site_config.logs.StderrHandler", "filters": ["quiet_outages"]},
     },
     "loggers": {
         "kartenregeln.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
         # Django's "Not Found: <path>" warnings would repeat what the access log says, with
         # room invite codes in clear; server errors (5xx) are still logged.
         "django.request": {"level": "ERROR"},
+        "django.security": {"handlers": ["security"], "level": "WARNING", "propagate": False},
+        "games.play.live": {"handlers": ["outages"], "level": "WARNING", "propagate": False},
+        "games.play.streams": {"handlers": ["outages"], "level": "WARNING", "propagate": False},
+        "games.play.deadline_loop": {
+            "handlers": ["outages"],
+            "level": "WARNING",
+            "propagate": False,
+        },
+        "psycopg.pool": {"handlers": ["outages"], "level": "WARNING", "propagate": False},
     },
     "root": {"handlers": ["console"], "level": "WARNING"},
 }

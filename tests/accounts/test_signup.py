@@ -152,8 +152,15 @@ def test_resend_answers_the_same_for_known_and_unknown_addresses(client, reader)
         response = client.post(reverse("accounts:resend"), {"email": email})
         assert response.status_code == 302
         assert response["Location"] == reverse("accounts:signup_done")
-    # Only the unconfirmed account gets a link; a confirmed one and a stranger get nothing.
-    assert [m.to for m in mail.outbox] == [["neu@example.org"]]
+    # One mail each (the same work): the link, „schon bestätigt“ and „kein Konto“.
+    assert [m.to for m in mail.outbox] == [
+        ["neu@example.org"],
+        ["Leserin@example.org"],
+        ["niemand@example.org"],
+    ]
+    assert "/konto/bestaetigen/" in mail.outbox[0].body
+    assert "schon bestätigt" in mail.outbox[1].body
+    assert "kein Konto" in mail.outbox[2].body
 
 
 def test_login_with_any_case_of_the_address_goes_to_my_area(client, reader):
@@ -214,10 +221,22 @@ def test_password_reset_mail_and_new_password(client, reader):
     assert client.get(link, follow=True).context["validlink"] is False  # used once
 
 
-def test_password_reset_for_an_unknown_address_sends_nothing_but_answers_the_same(client):
+def test_password_reset_for_an_unknown_address_answers_the_same_and_says_so_by_mail(client):
     response = client.post(reverse("accounts:password_reset"), {"email": "niemand@example.org"})
     assert response["Location"] == reverse("accounts:password_reset_done")
-    assert mail.outbox == []
+    (message,) = mail.outbox
+    assert message.to == ["niemand@example.org"]
+    assert message.subject == "Kein Konto mit dieser Adresse bei Kartenregeln"
+    assert "ein neues Passwort angefordert" in message.body
+    assert "/konto/registrieren/" in message.body
+
+
+def test_password_reset_for_an_unconfirmed_account_mails_the_confirmation_link(client):
+    signup(client)
+    mail.outbox.clear()
+    client.post(reverse("accounts:password_reset"), {"email": EMAIL})
+    (message,) = mail.outbox
+    assert "/konto/bestaetigen/" in message.body
 
 
 def test_password_reset_mails_are_rate_limited(client, reader):

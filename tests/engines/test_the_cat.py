@@ -316,6 +316,33 @@ def test_unknown_and_late_actions():
         tc.apply(state, 0, {"type": "take", "stack": 0})
 
 
+def test_the_same_swap_twice_is_too_late_the_second_time():
+    state = tc.new_game(5, 2)
+    state, _ = tc.apply(state, 0, {"type": "take", "stack": 0})
+    swap = {"type": "swap", "give": state["stacks"][0][0][0], "want": state["middle"][0]}
+    state, _ = tc.apply(state, 0, swap)
+    with pytest.raises(IllegalAction) as refused:
+        tc.apply(state, 0, swap)
+    assert str(refused.value) == tc.ALREADY_SWAPPED and str(refused.value).startswith("Zu spät")
+
+
+def test_a_stopp_after_the_round_ended_is_too_late_and_names_the_caller():
+    state = tc.new_game(6, 3, {"names": ["Anna", "Ben", "Cem"]})
+    state, _ = tc.apply(state, 1, {"type": "stop"})
+    for seat, message in (
+        (0, "Zu spät – Ben hat schon „Stopp!“ gerufen."),
+        (1, "Zu spät – du hast schon „Stopp!“ gerufen."),
+        (2, "Zu spät – Ben hat schon „Stopp!“ gerufen."),
+    ):
+        with pytest.raises(IllegalAction) as refused:
+            tc.apply(state, seat, {"type": "stop"})
+        assert str(refused.value) == message
+    timed_out = tc.new_game(6, 2, {"round_seconds": 10}, now=0.0)
+    timed_out, _ = tc.advance(timed_out, 11.0)
+    with pytest.raises(IllegalAction, match="Zu spät – die Runde ist schon vorbei."):
+        tc.apply(timed_out, 0, {"type": "stop"}, now=11.5)
+
+
 def test_legal_actions_and_to_act():
     state = tc.new_game(7, 3)
     assert tc.to_act(state) == [0, 1, 2]

@@ -19,7 +19,9 @@ Festlegungen“ says the same):
 - The stack just put down may be taken straight back up.
 - A swap names the middle card it wants by identity; if it is gone, the swap is
   refused („Zu spät …“) and nothing changes. The order in which the server
-  applies actions decides, never the clients' clocks.
+  applies actions decides, never the clients' clocks. The same swap arriving
+  twice is refused as ``ALREADY_SWAPPED``; a „Stopp!“ after the round ended
+  is „Zu spät“ too and names who called first.
 - A round nobody calls ends after the round time (default five minutes) or
   when every human at the table votes ``give_up``; then nobody gets a bonus and
   everyone scores their finished stacks. Bots always agree.
@@ -35,6 +37,7 @@ from games.engines.base import IllegalAction, random_action
 
 from .bots import SPEED_NAMES, SPEEDS, bot_action
 from .engine import (
+    ALREADY_SWAPPED,
     CHOOSE_FIRST,
     DEFAULT_ROUND_SECONDS,
     OVER,
@@ -77,6 +80,7 @@ from .rules import (
 )
 
 __all__ = [
+    "ALREADY_SWAPPED",
     "CARDS",
     "CHOOSE_FIRST",
     "COPIES",

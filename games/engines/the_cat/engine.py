@@ -77,6 +77,8 @@ DEFAULT_ROUND_SECONDS = 300.0  # a round nobody calls ends after five minutes
 ACTIONS = ("take", "swap", "put_back", "stop", "give_up", "continue")
 
 TOO_LATE = "Zu spät – die Karte hat gerade jemand genommen."
+# The same swap sent twice (a double click, a request repeated): the first one took the card.
+ALREADY_SWAPPED = "Zu spät – diese Karte hast du dir gerade schon geholt."
 OWN_STACKS = "Getauscht wird nur mit der Mitte – nie zwischen deinen eigenen Stapeln."
 CHOOSE_FIRST = "Wähle zuerst eine Karte aus deiner Hand, dann die Karte aus der Mitte."
 
@@ -448,6 +450,8 @@ def _check(state: dict, seat: int, action: dict) -> None:
     if kind not in ACTIONS:
         raise IllegalAction(f"Unbekannte Aktion „{kind}“.")
     phase = state["phase"]
+    if kind == "stop" and _round_called(state):
+        raise IllegalAction(_stop_too_late(state, seat))
     if phase == OVER:
         raise IllegalAction("Die Partie ist vorbei.")
     if state["left"][seat]:
@@ -483,6 +487,8 @@ def _check(state: dict, seat: int, action: dict) -> None:
         if give not in own[held]:
             if give in others:
                 raise IllegalAction(OWN_STACKS)
+            if want in own[held] and give in state["middle"]:
+                raise IllegalAction(ALREADY_SWAPPED)
             raise IllegalAction("Diese Karte hast du nicht auf der Hand.")
         if want not in state["middle"]:
             if want in own[held]:
@@ -494,6 +500,24 @@ def _check(state: dict, seat: int, action: dict) -> None:
             raise IllegalAction(TOO_LATE)
     elif kind == "give_up" and state["gave_up"][seat]:
         raise IllegalAction("Du hast schon dafür gestimmt, die Runde zu beenden.")
+
+
+def _round_called(state: dict) -> bool:
+    """The current round has ended (by „Stopp!“, time or votes); the reveal is on."""
+    result = state["round_result"]
+    return state["phase"] != PLAY and bool(result) and result["round"] == state["round"]
+
+
+def _stop_too_late(state: dict, seat: int) -> str:
+    """A „Stopp!“ that arrives after the round ended: who was first."""
+    if state["phase"] == OVER:
+        return "Zu spät – die Partie ist vorbei."
+    caller = state["round_result"]["caller"]
+    if caller is None:
+        return "Zu spät – die Runde ist schon vorbei."
+    if caller == seat:
+        return "Zu spät – du hast schon „Stopp!“ gerufen."
+    return f"Zu spät – {state['names'][caller]} hat schon „Stopp!“ gerufen."
 
 
 def _act(state: dict, seat: int, action: dict, events: list) -> None:

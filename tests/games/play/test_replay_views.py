@@ -165,3 +165,19 @@ def test_a_report_from_the_demo_carries_its_position(client, editor_client):
     from games.play import positions
 
     assert positions.resolve(reference, row.visitor, "alpaka") is None
+
+
+def test_my_data_lists_the_replays_i_played_or_saved(client, django_user_model):
+    from accounts import personal_data
+    from accounts.models import VisitorLink
+
+    user = django_user_model.objects.create_user("spieler", password="geheim-123")
+    VisitorLink.objects.create(user=user, visitor="visitor-of-anna", is_primary=True)
+    played = _kept("alpaka", source="room", players=["visitor-of-anna"], host="visitor-of-anna")
+    saved = _kept("the_cat", seed=8)
+    saved.saved_by.add(user)
+    _kept("katz_und_maus", source="room", players=["someone-else"])
+    data = personal_data.export(user)["partien"]
+    assert sorted(item["spiel"] for item in data) == ["Alpaka", "The Cat"]
+    assert {item["gemerkt"] for item in data} == {True, False}
+    assert all(item["link"].endswith("/") for item in data) and played.pk in str(data)

@@ -1,0 +1,136 @@
+"""site_config/shared_cache.py: a Redis outage turns into uncached pages, not errors.
+
+Each test starts a Redis of its own (tests/redis_server.py), stops it and starts it again
+on the same port; the shared Redis of the machine is never touched.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import pytest
+from django.core.cache import caches
+
+from site_config import page_cache, shared_cache
+from site_config.ratelimit import Limit, hit
+from tests.factories import make_article, make_game
+from tests.redis_server import OwnRedis
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def redis_server():
+    server = OwnRedis().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_cache(redis_server, settings):
+    settings.CACHES = {
+        **settings.CACHES,
+        "default": {
+            "BACKEND": "site_config.shared_cache.ResilientRedisCache",
+            "LOCATION": redis_server.url,
+            "KEY_PREFIX": "outage-test",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
+        },
+    }
+    settings.SHARED_CACHE_RETRY_SECONDS = 0.3
+    settings.PAGE_CACHE_GENERATION_SECONDS = 0
+    backend = caches["default"]
+    assert isinstance(backend, shared_cache.ResilientRedisCache)
+    yield backend
+    page_cache._known.remember(None)
+    page_cache._local.clear()
+
+
+def outage_lines(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "kartenregeln.outage"]
+
+
+def test_reads_and_writes_go_on_without_redis_and_come_back_with_it(
+    redis_server, redis_cache, caplog, monkeypatch
+):
+    redis_cache.set("spiel", "the-cat")
+    assert redis_cache.get("spiel") == "the-cat" and shared_cache.healthy()
+
+    redis_server.stop()
+    with caplog.at_level(logging.WARNING, logger="kartenregeln.outage"):
+        started = time.perf_counter()
+        assert redis_cache.get("spiel") is None  # a miss, not an error
+        redis_cache.set("neu", 1)
+        assert redis_cache.get("neu") == 1  # the process's stand-in
+        for _ in range(200):
+            redis_cache.get("spiel")
+        elapsed = time.perf_counter() - started
+        assert not shared_cache.healthy()
+    assert elapsed < 1.0, f"{elapsed:.2f} s for 200 reads: Redis was asked again each time"
+    (line,) = outage_lines(caplog)
+    assert line.startswith("Redis (cache) unavailable (ConnectionError")
+    assert "pages are drawn without the cache" in line
+
+    recovered = []
+    callbacks = [*shared_cache._recovery_callbacks, lambda: recovered.append(True)]
+    monkeypatch.setattr(shared_cache, "_recovery_callbacks", callbacks)
+    redis_server.start()
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="kartenregeln.outage"):
+        deadline = time.monotonic() + 5
+        while not shared_cache.healthy():
+            assert time.monotonic() < deadline, "Redis back, but the cache never noticed"
+            time.sleep(0.05)
+    assert [line.split(" after ")[0] for line in outage_lines(caplog)] == [
+        "Redis (cache) available again"
+    ]
+    assert recovered == [True]
+    assert redis_cache.get("neu") is None  # the stand-in's entries are gone
+    redis_cache.set("spiel", "alpaka")
+    assert redis_cache.get("spiel") == "alpaka"
+
+
+def test_rate_limits_count_per_process_while_redis_is_away(redis_server, redis_cache):
+    limit = Limit("outage-test", 3, 60)
+    redis_server.stop()
+    assert [hit(limit, "198.51.100.7") for _ in range(5)] == [False, False, False, True, True]
+
+
+def test_pages_are_served_uncached_during_the_outage_and_cached_again_after(
+    client, redis_server, redis_cache
+):
+    game = make_game("sternspiel", title="Sternspiel")
+    make_article(game)
+    url = game.get_absolute_url()
+    assert client.get(url)[page_cache.HIT_HEADER] == "miss"
+    assert client.get(url)[page_cache.HIT_HEADER] == "hit"
+
+    redis_server.stop()
+    for _ in range(3):
+        response = client.get(url)
+        assert response.status_code == 200
+        assert page_cache.HIT_HEADER not in response  # drawn anew every time
+        assert "Sternspiel" in response.content.decode()
+    game.title = "Sternspiel (neu)"
+    game.save()  # no generation can be bumped now
+    assert "Sternspiel (neu)" in client.get(url).content.decode()
+
+    redis_server.start()
+    time.sleep(0.4)  # the retry interval
+    # The page stored before the outage showed the old title: it is never served again.
+    first = client.get(url)
+    assert "Sternspiel (neu)" in first.content.decode()
+    assert first[page_cache.HIT_HEADER] == "miss"
+    assert client.get(url)[page_cache.HIT_HEADER] == "hit"
+
+
+def test_the_health_check_tells_the_real_state(client, redis_server, redis_cache):
+    assert client.get("/healthz").json()["status"] == "ok"
+    redis_server.stop()
+    body = client.get("/healthz").json()
+    assert body["status"] == "degraded"
+    assert body["checks"]["cache"]["ok"] is False
+    assert body["checks"]["cache"]["error"] == "ConnectionError"
+    redis_server.start()
+    assert client.get("/healthz").json()["status"] == "ok"
