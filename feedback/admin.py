@@ -7,8 +7,9 @@ format_html arguments) – nothing a reader typed is ever marked safe.
 from django import forms
 from django.contrib import admin
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
 from feedback import notifications
@@ -106,7 +107,7 @@ class ErrorReportForm(forms.ModelForm):
 class ErrorReportAdmin(admin.ModelAdmin):
     form = ErrorReportForm
     list_display = [
-        "summary", "game", "section_link", "status", "age", "has_email", "version",
+        "summary", "game", "section_link", "state", "age", "has_email", "version",
     ]  # fmt: skip
     list_display_links = ["summary"]
     list_filter = [SpamFilter, "status", "game", SectionFilter, "created_at"]
@@ -115,8 +116,8 @@ class ErrorReportAdmin(admin.ModelAdmin):
     list_per_page = 50
     actions = ["mark_in_review", "mark_corrected", "mark_rejected", "mark_spam", "mark_not_spam"]
     readonly_fields = [
-        "game", "section_link", "message_display", "rulebook_reference", "email",
-        "page_link", "article_version", "created_at", "status_changed_at", "handled_by",
+        "game", "section_link", "workbench", "message_display", "rulebook_reference", "email",
+        "page_link", "article_version", "created_at", "status_changed_at", "handled_by_name",
         "reader_notified_at", "spam_reasons", "fill_seconds", "position_board",
     ]  # fmt: skip
     fieldsets = [
@@ -126,6 +127,7 @@ class ErrorReportAdmin(admin.ModelAdmin):
                 "fields": [
                     "game",
                     "section_link",
+                    "workbench",
                     "message_display",
                     "rulebook_reference",
                     "email",
@@ -145,7 +147,7 @@ class ErrorReportAdmin(admin.ModelAdmin):
                     "notify_reader",
                     "internal_note",
                     "status_changed_at",
-                    "handled_by",
+                    "handled_by_name",
                     "reader_notified_at",
                 ]
             },
@@ -153,8 +155,47 @@ class ErrorReportAdmin(admin.ModelAdmin):
         ("Spam-Prüfung", {"fields": ["is_spam", "spam_reasons", "fill_seconds"]}),
     ]
 
+    class Media:
+        css = {"all": ["admin_extra/editorial.css"]}
+
     def has_add_permission(self, request):
         return False  # reports come from readers only
+
+    @admin.display(description="Status", ordering="status")
+    def state(self, report):
+        return format_html(
+            '<span class="report-state report-state--{}">{}</span>',
+            report.status,
+            report.get_status_display(),
+        )
+
+    @admin.display(description="Bearbeitet von")
+    def handled_by_name(self, report):
+        # A name only: the user pages are for whoever manages accounts, not for editors.
+        user = report.handled_by
+        return (user.get_full_name() or user.get_username()) if user else "–"
+
+    @admin.display(description="Korrigieren")
+    def workbench(self, report):
+        """Links from the report to the block it is about and to the page's draft."""
+        from rules.admin import block_edit_url, preview_url  # rules' admin reads feedback
+
+        article = getattr(report.game, "article", None)
+        links = []
+        if article is not None:
+            for label, block in _blocks_for(article, report.section_kind):
+                links.append((block_edit_url(block, report.pk), label))
+            if not links or report.section_kind in ("", "auf-einen-blick"):
+                links.append(
+                    (
+                        reverse("admin:games_game_change", args=[report.game_id]),
+                        "Spieldaten bearbeiten",
+                    )
+                )
+            links.append(
+                (preview_url(report.game, report.section_kind, report.pk), "Vorschau des Entwurfs")
+            )
+        return format_html_join(" · ", '<a href="{}">{}</a>', links) or "–"
 
     @admin.display(description="Stellung")
     def position_board(self, report):
@@ -202,9 +243,28 @@ class ErrorReportAdmin(admin.ModelAdmin):
     def has_email(self, report):
         return bool(report.email)
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is None or obj.is_closed or "nach_veroeffentlichung" not in request.GET:
+            return form
+        answer = _answer_after_publishing(obj)
+
+        class AfterPublishing(form):
+            """Just published from this report: suggest „korrigiert“ and an answer."""
+
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                self.initial["status"] = ErrorReport.Status.CORRECTED
+                if not self.initial.get("public_answer"):
+                    self.initial["public_answer"] = answer
+
+        return AfterPublishing
+
     def save_model(self, request, obj, form, change):
-        status_changed = "status" in form.changed_data
-        if status_changed or "public_answer" in form.changed_data:
+        # Compared with the stored row: a suggested status (after publishing) is a change too.
+        before = ErrorReport.objects.filter(pk=obj.pk).values("status", "public_answer").first()
+        status_changed = before is not None and before["status"] != obj.status
+        if status_changed or (before and before["public_answer"] != obj.public_answer):
             obj.handled_by = request.user
         if status_changed:
             obj.status_changed_at = timezone.now()
@@ -250,6 +310,29 @@ class ErrorReportAdmin(admin.ModelAdmin):
     def mark_not_spam(self, request, queryset):
         updated = queryset.update(is_spam=False)
         self.message_user(request, f"{updated} als echte Meldung markiert.")
+
+
+def _blocks_for(article, kind):
+    """The blocks a report about section ``kind`` may mean: the section, and the examples,
+    mistakes or questions listed in it."""
+    found = []
+    section = article.sections.filter(kind=kind).first() if kind else None
+    if section is not None:
+        found.append((f"Abschnitt „{section.heading}“ bearbeiten", section))
+    parts = {"beispiel": "examples", "irrtuemer": "mistakes", "haeufige-fragen": "questions"}
+    if kind in parts:
+        for block in getattr(article, parts[kind]).all():
+            found.append((f"„{Truncator(block.title).chars(40)}“ bearbeiten", block))
+    return found
+
+
+def _answer_after_publishing(report) -> str:
+    article = getattr(report.game, "article", None)
+    where = f"im Abschnitt „{report.section_label}“" if report.section_label else "auf der Seite"
+    version = (
+        f" (Fassung {article.published_version})" if article and article.published_version else ""
+    )
+    return f"Danke für deinen Hinweis! Wir haben den Text {where} korrigiert; die Korrektur ist online{version}."
 
 
 @admin.register(Vote)

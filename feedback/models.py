@@ -36,7 +36,7 @@ class ErrorReport(models.Model):
     class Status(models.TextChoices):
         NEW = "neu", "eingegangen"
         # Over the per-game limit: kept out of spam so a flood never buries a genuine report.
-        HELD = "zu-pruefen", "zu prüfen"
+        HELD = "zu-pruefen", "zurückgehalten – Echtheit prüfen"
         IN_REVIEW = "in-pruefung", "in Prüfung"
         CORRECTED = "korrigiert", "korrigiert"
         REJECTED = "abgelehnt", "abgelehnt"

@@ -88,6 +88,10 @@ def similar_games(game: Game, candidates=None, limit: int = MAX_SUGGESTIONS) -> 
             mechanics.setdefault(data["pk"], set()).add(mechanic)
     games.pop(game.pk, None)
     mine = mechanics.get(game.pk, set())
+    # A staff preview of the game's draft (editorial.drafts.overlay) brings its own picks.
+    if hasattr(game, "draft_related_ids"):
+        picks = game.draft_related_ids & set(games)
+    mine = getattr(game, "draft_mechanic_names", mine)
     found = [
         suggestion
         for pk, other in games.items()

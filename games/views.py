@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from editorial.drafts import overlay as overlay_game_draft
 from feedback.services import attach_vote_stats, with_vote_stats
 from feedback.views import game_page_context
 from games import seo
@@ -122,6 +123,9 @@ def _with_people(game) -> Game:
 
 
 def _editions_of(game) -> list[Edition]:
+    drafted = getattr(game, "draft_editions", None)  # a staff preview (editorial.drafts)
+    if drafted is not None:
+        return drafted
     return list(game.editions.select_related("publisher"))
 
 
@@ -207,6 +211,9 @@ def game_detail(request, slug):
     # Readers get the published snapshot, staff the working copy (rules/publishing.py).
     article_page = article_for_page(request, game)
     article = article_page.article
+    if article_page.is_working_copy and overlay_game_draft(game):
+        # Staff preview the game's draft too; nothing drawn from it is kept for readers.
+        parts_keys = {name: "" for name in parts_keys}
     play = play_context(request, game)
     demo = play["demo"]
     # The sections are unpacked from the snapshot only when a part showing them is drawn.

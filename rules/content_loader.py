@@ -12,6 +12,7 @@ from pathlib import Path
 import reversion
 from django.db import transaction
 
+from editorial import shipped
 from games.models import Edition, Game, Mechanic, Person, Publisher
 from rules.models import (
     CommonMistake,
@@ -46,6 +47,8 @@ COMPLEXITY = {
 class LoadReport:
     created: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    # "slug: block" for shipped blocks newer than the database's (editorial.shipped).
+    newer: list[str] = field(default_factory=list)
 
 
 def content_files(directory: Path = CONTENT_DIR) -> list[Path]:
@@ -63,18 +66,32 @@ def load_all(directory: Path = CONTENT_DIR, publish: bool = True) -> LoadReport:
     for path in content_files(directory):
         data = read_content(path)
         slug = data["game"]["slug"]
-        if Game.objects.filter(slug=slug).exists():
+        existing = Game.objects.filter(slug=slug).first()
+        if existing is not None:
             report.skipped.append(slug)
+            # Kept as it is; but editors learn which shipped blocks changed since.
+            for item in shipped.track(existing, data, game_values(data)):
+                report.newer.append(f"{slug}: {item.label}")
             continue
         # The first history entry, so editors can always go back to the shipped text.
         with reversion.create_revision():
             reversion.set_comment("Mitgelieferte Inhalte geladen")
-            related[create_game(data, publish=publish)] = data["game"].get("related", [])
+            game = create_game(data, publish=publish)
+            related[game] = data["game"].get("related", [])
+        shipped.track(game, data, game_values(data), loaded_now=True)
         report.created.append(slug)
     # Editors' picks for „Ähnlich wie“ may name games created later in this run.
     for game, slugs in related.items():
         game.related_games.add(*Game.objects.filter(slug__in=slugs))
     return report
+
+
+def game_values(data: dict) -> dict:
+    """The game row's fields as a shipped file gives them (as the database stores them)."""
+    game_data = data["game"]
+    values = {name: _value(game_data, name) for name in GAME_FIELDS if name in game_data}
+    values["complexity"] = COMPLEXITY[game_data.get("complexity", "einsteiger")]
+    return values
 
 
 @transaction.atomic

@@ -5,6 +5,32 @@ from django.utils import timezone
 
 from games.models import Game
 
+PUBLISH_PERMISSION = "rules.publish_rulesarticle"
+
+
+def normalize_text(value: str) -> str:
+    """Browsers send textareas with CRLF; the shipped text has LF. Without this one save
+    of an untouched block would count as a change (history, diff, „unveröffentlicht“)."""
+    return value.replace("\r\n", "\n").replace("\r", "\n").strip() if value else value
+
+
+class BlockMixin:
+    """What every block of an article (section, example, mistake, question) shares, and
+    the rows of its sources and glossary: text normalised on save, and a new row without
+    a position goes to the end."""
+
+    TEXT_FIELDS = ("body",)
+
+    def save(self, *args, **kwargs):
+        for name in self.TEXT_FIELDS:
+            setattr(self, name, normalize_text(getattr(self, name)))
+        if self.position is None:
+            siblings = type(self).objects.filter(article_id=self.article_id).exclude(pk=self.pk)
+            last = siblings.aggregate(models.Max("position"))["position__max"]
+            self.position = 0 if last is None else last + 1
+        super().save(*args, **kwargs)
+
+
 # A citation names a source of the article by its key: „[@regelbeschreibung S. 2]“ in a
 # text, „@regelbeschreibung S. 2“ in a „Beleg“ field (rules/citations.py).
 CITATION_HELP = "Quelle mit Kürzel und Seite, z. B. „@regelbeschreibung S. 2“ (siehe Quellen)."
@@ -42,6 +68,8 @@ class RulesArticle(models.Model):
     class Meta:
         verbose_name = "Regelartikel"
         verbose_name_plural = "Regelartikel"
+        # „Lektorat“ edits drafts; only whoever holds this („Redaktion“) puts them online.
+        permissions = [("publish_rulesarticle", "Darf Spielseiten veröffentlichen")]
 
     def __str__(self):
         return f"Regeln: {self.game.title}"
@@ -66,7 +94,7 @@ class RulesArticle(models.Model):
         return Citations.of(self.sources.all())
 
 
-class Section(models.Model):
+class Section(BlockMixin, models.Model):
     class Kind(models.TextChoices):
         AT_A_GLANCE = "auf-einen-blick", "Auf einen Blick"
         GOAL = "ziel", "Ziel des Spiels"
@@ -129,6 +157,8 @@ class Section(models.Model):
             models.UniqueConstraint(fields=["article", "kind"], name="section_kind_once"),
         ]
 
+    TEXT_FIELDS = ("body", "summary", "figure_alt")
+
     def __str__(self):
         return self.heading
 
@@ -151,7 +181,7 @@ class Section(models.Model):
         return self.kind
 
 
-class OrderedArticlePart(models.Model):
+class OrderedArticlePart(BlockMixin, models.Model):
     article = models.ForeignKey(RulesArticle, on_delete=models.CASCADE, verbose_name="Artikel")
     title = models.CharField("Titel", max_length=160)
     body = models.TextField("Text (Markdown)")
@@ -199,9 +229,12 @@ class FrequentQuestion(OrderedArticlePart):
         verbose_name_plural = "Häufige Fragen"
 
 
-class Source(models.Model):
+class Source(BlockMixin, models.Model):
     """What the article rests on: a text we used, which edition, when we read it, what
     it covers. Texts cite it by ``key`` („[@key]“, „[@key S. 2]“)."""
+
+    # Edited in the article's form: normalised like a block's text (BlockMixin).
+    TEXT_FIELDS = ("title", "edition", "covers")
 
     article = models.ForeignKey(
         RulesArticle, on_delete=models.CASCADE, related_name="sources", verbose_name="Artikel"
@@ -239,9 +272,11 @@ class Source(models.Model):
         return f"quelle-{self.key}"
 
 
-class GlossaryEntry(models.Model):
+class GlossaryEntry(BlockMixin, models.Model):
     """A word of the article with the other names readers know it by (the catalogue
     search finds the game by all of them)."""
+
+    TEXT_FIELDS = ("body",)
 
     article = models.ForeignKey(
         RulesArticle, on_delete=models.CASCADE, related_name="glossary", verbose_name="Artikel"

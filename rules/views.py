@@ -39,5 +39,6 @@ def short_rules(request, slug):
         # Citations lead to the article's „Quellen“ on the game page.
         "cites": Citations.of(sources, base=game.get_absolute_url()) if sources else NO_SOURCES,
         "is_preview": article_page.is_working_copy,
+        "article_page": article_page,  # staff's „Bearbeiten“ (editorial.templatetags.workbench)
     }
     return render(request, "rules/short_rules.html", context)

@@ -1,11 +1,13 @@
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Count
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
 from reversion.admin import VersionAdmin
 
+from editorial import drafts
+from editorial.history import ObjectHistoryMixin
 from sleeves.models import Brand, CardFormat, CardSize, ShippedRecord, SleeveProduct, SleeveSettings
 
 
@@ -162,7 +164,7 @@ class SizeKnownFilter(admin.SimpleListFilter):
 
 
 @admin.register(CardFormat)
-class CardFormatAdmin(VersionAdmin):
+class CardFormatAdmin(ObjectHistoryMixin, VersionAdmin):
     form = CardFormatForm
     list_display = [
         "game", "label", "count", "size", "edition", "is_expansion", "count_source",
@@ -181,6 +183,60 @@ class CardFormatAdmin(VersionAdmin):
 
     def view_on_site(self, card_format):
         return card_format.game.get_absolute_url() + "#kartenhuellen"
+
+    # A published game's card formats change through the game's draft (editorial.drafts):
+    # the sleeve box shows them after the game page is published.
+
+    def get_object(self, request, object_id, from_field=None):
+        card_format = super().get_object(request, object_id, from_field)
+        if card_format is not None and request.method == "GET":
+            drafts.overlay_card_format(card_format)
+        return card_format
+
+    history_fields = {
+        name: str(CardFormat._meta.get_field(name).verbose_name)
+        for name in drafts.CARD_FORMAT_FIELDS
+    }
+
+    def history_current(self, request, obj):
+        drafts.overlay_card_format(obj)
+        return {
+            name: getattr(obj, CardFormat._meta.get_field(name).attname)
+            for name in self.history_fields
+        }
+
+    def history_old(self, version):
+        return {
+            name: version.field_dict.get(CardFormat._meta.get_field(name).attname)
+            for name in self.history_fields
+        }
+
+    def restore_version(self, request, obj, version):
+        if not drafts.uses_drafts(obj.game):
+            return super().restore_version(request, obj, version)
+        drafts.record_card_format(obj, self.history_old(version), request.user)
+        return "Die alte Fassung ist jetzt der Entwurf; der Hüllen-Kasten zeigt sie nach dem Veröffentlichen."
+
+    def save_model(self, request, obj, form, change):
+        if change and drafts.uses_drafts(obj.game):
+            drafts.record_card_format(obj, form.cleaned_data, request.user)
+            obj.saved_as_draft = True
+            return
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        if not getattr(form.instance, "saved_as_draft", False):
+            super().save_related(request, form, formsets, change)
+
+    def response_change(self, request, obj):
+        if getattr(obj, "saved_as_draft", False):
+            self.message_user(
+                request,
+                "Als Entwurf gespeichert: Der Hüllen-Kasten zeigt die Änderung nach dem "
+                "Veröffentlichen der Spielseite.",
+                messages.INFO,
+            )
+        return super().response_change(request, obj)
 
 
 @admin.register(SleeveSettings)

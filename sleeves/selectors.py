@@ -184,6 +184,13 @@ def box_for(game: Game) -> GameBox | None:
     formats = _formats_for([game.pk])
     if not formats:
         return None
+    if drafted := getattr(game, "draft_card_formats", None):
+        # A staff preview of the game's draft (editorial.drafts.overlay).
+        from editorial.drafts import overlay_card_format
+
+        for card_format in formats:
+            if str(card_format.pk) in drafted:
+                overlay_card_format(card_format)
     tolerance_mm = tolerance()
     offers = load_offers()
     parts = [

@@ -350,8 +350,12 @@ def test_admin_shows_the_new_fields(editor_client, content):
     html = editor_client.get(
         reverse("admin:rules_rulesarticle_change", args=[article.pk])
     ).content.decode()
+    setup = article.sections.get(kind="aufbau")
+    section_html = editor_client.get(
+        reverse("admin:rules_section_change", args=[setup.pk])
+    ).content.decode()
     for label in ("Zug auf einen Blick", "Abbildung (statische Datei)", "Textalternative"):
-        assert label in html
+        assert label in section_html
     assert "Häufige Fragen" in html and "Darf ich ziehen, obwohl" in html
     game_html = editor_client.get(
         reverse("admin:games_game_change", args=[article.game.pk])

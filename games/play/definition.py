@@ -126,6 +126,8 @@ class GameDefinition:
     lobby_hint: str = ""  # one sentence under the lobby's start button (who deals first …)
     demo: DemoSpec | None = None
     verifiers: Mapping[str, Callable[[dict], dict]] = field(default_factory=dict)
+    # Per verifier kind, the typed fields editors fill in instead of JSON (games.example_fields).
+    example_fields: Mapping[str, Any] = field(default_factory=dict)
     example_template: str = ""  # drawn under a checked worked example
     # (check) -> the example as steps the engine played (None: not a step-through);
     # each step a dict with ``title`` (a sentence worded from the engine's events),

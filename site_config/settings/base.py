@@ -34,6 +34,8 @@ INSTALLED_APPS = [
     "groups",
     # Impressum and Datenschutzerklärung, kept by the editors.
     "legal",
+    # The editors' workbench: drafts of game data, publishing a page, shipped updates.
+    "editorial",
     # The games: one play package each (games/play/<key>/); listing it registers the game.
     "games.play.kaetzchen",
     "games.play.alpaka",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.engines import kaetzchen
 from games.play.definition import DemoExtra, DemoSpec, GameDefinition
-from games.play.kaetzchen import board, examples, statistics, steps
+from games.play.kaetzchen import board, example_fields, examples, statistics, steps
 
 KAETZCHEN = GameDefinition(
     key="kaetzchen",
@@ -33,6 +33,7 @@ KAETZCHEN = GameDefinition(
         anchor="kz-demo",
     ),
     verifiers=examples.VERIFIERS,
+    example_fields=example_fields.EXAMPLE_FIELDS,
     example_steps=steps.example_steps,
     example_step_template="play/kaetzchen/example_step.html",
     statistics_template="play/kaetzchen/statistics.html",

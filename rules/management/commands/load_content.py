@@ -13,6 +13,10 @@ class Command(BaseCommand):
             self.stdout.write(f"angelegt: {slug}")
         for slug in report.skipped:
             self.stdout.write(f"vorhanden, nicht verändert: {slug}")
+        for item in report.newer:
+            self.stdout.write(
+                f"neue mitgelieferte Fassung (im Admin übernehmen oder verwerfen): {item}"
+            )
         # Sleeve data after the games: card formats need their game.
         sleeves = load_sleeves()
         for item in sleeves.created:

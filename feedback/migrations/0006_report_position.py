@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('feedback', '0004_errorreport_visitor'),
+        ('feedback', '0005_report_state_labels'),
     ]
 
     operations = [

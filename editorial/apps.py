@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class EditorialConfig(AppConfig):
+    name = "editorial"
+    verbose_name = "Redaktion"
