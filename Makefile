@@ -37,6 +37,8 @@ content: setup
 	$(PY) manage.py load_content
 	$(PY) manage.py simulate_kaetzchen --deals 20000 --if-missing
 	$(PY) manage.py simulate_katz_und_maus --if-missing
+	$(PY) manage.py simulate_alpaka --if-missing
+	$(PY) manage.py simulate_the_cat --if-missing
 
 run: content
 	$(PY) manage.py ensure_dev_editor --url http://$(HOST):$(PORT)/admin/

@@ -118,7 +118,7 @@ class ErrorReportAdmin(admin.ModelAdmin):
     readonly_fields = [
         "game", "section_link", "workbench", "message_display", "rulebook_reference", "email",
         "page_link", "article_version", "created_at", "status_changed_at", "handled_by_name",
-        "reader_notified_at", "spam_reasons", "fill_seconds",
+        "reader_notified_at", "spam_reasons", "fill_seconds", "position_board",
     ]  # fmt: skip
     fieldsets = [
         (
@@ -134,6 +134,7 @@ class ErrorReportAdmin(admin.ModelAdmin):
                     "page_link",
                     "article_version",
                     "created_at",
+                    "position_board",
                 ]
             },
         ),
@@ -195,6 +196,14 @@ class ErrorReportAdmin(admin.ModelAdmin):
                 (preview_url(report.game, report.section_kind, report.pk), "Vorschau des Entwurfs")
             )
         return format_html_join(" · ", '<a href="{}">{}</a>', links) or "–"
+
+    @admin.display(description="Stellung")
+    def position_board(self, report):
+        """The position the reader reported from, drawn with the game's own table
+        (rendered from the engine's view: escaped like every page)."""
+        from games.play import positions
+
+        return positions.board_html(report.position) or "–"
 
     @admin.display(description="Meldung", ordering="message")
     def summary(self, report):

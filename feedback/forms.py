@@ -48,6 +48,8 @@ class ErrorReportForm(forms.Form):
     website = forms.CharField(label="Webseite", required=False, max_length=200)
     t = forms.CharField(widget=forms.HiddenInput, required=False)
     fassung = forms.CharField(widget=forms.HiddenInput, required=False, max_length=10)
+    # A signed reference to the game position shown (games.play.positions), if any.
+    stellung = forms.CharField(widget=forms.HiddenInput, required=False, max_length=400)
 
     def __init__(self, *args, section_choices=(), **kwargs):
         super().__init__(*args, **kwargs)

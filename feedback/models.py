@@ -53,6 +53,9 @@ class ErrorReport(models.Model):
     email = models.EmailField("E-Mail für Antwort", blank=True)
     page_url = models.URLField("Seite", max_length=500)
     article_version = models.PositiveIntegerField("Fassung des Artikels", null=True, blank=True)
+    # The game position the reader looked at (a demo or a replay step): the record cut
+    # there and whose view it was (games.play.positions); editors see it as a board.
+    position = models.JSONField("Stellung", null=True, blank=True, editable=False)
 
     status = models.CharField(
         "Status", max_length=12, choices=Status.choices, default=Status.NEW, db_index=True

@@ -141,6 +141,15 @@ def assess_report(request, game, cleaned: dict) -> Assessment:
     return Assessment(tuple(reasons), seconds, drop=flood, hold=hold)
 
 
+def _position(request, game, reference: str) -> dict | None:
+    """The demo or replay position the reader reported from (None: none attached)."""
+    if not reference or not game.demo_engine:
+        return None
+    from games.play import positions
+
+    return positions.resolve(reference, visitor_id(request), game.demo_engine)
+
+
 def create_report(request, game, cleaned: dict, section_label: str) -> ErrorReport:
     """Store a report (spam flagged, held over the per-game limit, floods dropped).
 
@@ -163,6 +172,7 @@ def create_report(request, game, cleaned: dict, section_label: str) -> ErrorRepo
         spam_reasons=", ".join(assessment.reasons)[:200],
         fill_seconds=None if assessment.fill_seconds is None else int(assessment.fill_seconds),
         visitor=visitor_id(request),
+        position=_position(request, game, cleaned.get("stellung", "")),
     )
     if not assessment.drop:
         report.save()

@@ -25,13 +25,29 @@ def _choices_and_version(request, game):
     return choices, getattr(article, "published_version", None)
 
 
-def _new_form(request, choices, version):
+def _new_form(request, choices, version, game=None):
     kind = request.GET.get(SECTION_PARAM, "")
     valid_kinds = {value for value, _ in choices}
     return ErrorReportForm(
         section_choices=choices,
-        initial={"section_kind": kind if kind in valid_kinds else "", "fassung": version or ""},
+        initial={
+            "section_kind": kind if kind in valid_kinds else "",
+            "fassung": version or "",
+            "stellung": _demo_position(request, game),
+        },
     )
+
+
+def _demo_position(request, game) -> str:
+    """A reader who played the game's demo sends its position along (games.play.positions)."""
+    if game is None or not game.demo_engine:
+        return ""
+    from games.play import positions
+    from games.visitors import existing_visitor_id
+
+    if not positions.demo_has_position(existing_visitor_id(request), game.demo_engine):
+        return ""
+    return positions.demo_reference(game.demo_engine)
 
 
 def _has_demo(game) -> bool:
@@ -47,7 +63,9 @@ def game_page_context(request, game, article, sections, demo) -> dict:
         return {"report_form": None, "report_form_open": False}
     choices = services.section_choices(article, sections(), has_demo=demo is not None)
     return {
-        "report_form": _new_form(request, choices, getattr(article, "published_version", None)),
+        "report_form": _new_form(
+            request, choices, getattr(article, "published_version", None), game
+        ),
         "report_form_open": True,
     }
 
@@ -64,7 +82,7 @@ def report(request, slug):
     choices, version = _choices_and_version(request, game)
     context = {"game": game, "focus_form": True}
     if request.method == "GET":
-        context["report_form"] = _new_form(request, choices, version)
+        context["report_form"] = _new_form(request, choices, version, game)
         return render(request, "feedback/report_page.html#form", context)
 
     form = ErrorReportForm(request.POST, section_choices=choices)

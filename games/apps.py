@@ -14,5 +14,21 @@ class GamesConfig(AppConfig):
 
         # The demos' bot moves are made on time while their readers watch.
         deadline_loop.register(demo_deadlines.DUE_SOURCE)
+        # „Meine Partien“: replays an account saved (kept beyond the 90 days); „Meine Daten“.
+        from accounts import personal_data
+        from accounts.sections import MyAreaSection, register
+        from games.play import replays
+
+        personal_data.register("partien", replays.personal_data)
+
+        register(
+            MyAreaSection(
+                key="partien",
+                title="Meine Partien",
+                template="games/my_replays.html",
+                context=replays.my_area,
+                order=30,
+            )
+        )
         # Permissions exist only after migrate has run, so the group is filled then.
         post_migrate.connect(ensure_editors_group, dispatch_uid="games.ensure_editors_group")

@@ -1,8 +1,13 @@
+import secrets
+
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.text import slugify
+
+from games import clock
 
 
 class NamedEntry(models.Model):
@@ -251,6 +256,8 @@ class DemoGame(models.Model):
     clock_offset = models.FloatField("Pausen (Sekunden)", default=0)
     # The latest public events, [{"v": version, "event": {...}}], newest last.
     log = models.JSONField("Verlauf", default=list, blank=True)
+    # What replays the running game (games.play.table.Table.record); None before a deal.
+    record = models.JSONField("Partieprotokoll", null=True, blank=True)
     # Per-visitor facts that outlive one game (games played, starter, preferences).
     profile = models.JSONField("Profil", default=dict, blank=True)
     created_at = models.DateTimeField("angelegt", auto_now_add=True)
@@ -287,3 +294,56 @@ class EngineStatistics(models.Model):
 
     def __str__(self):
         return f"{self.engine}: {self.deals} Partien"
+
+
+def new_replay_id() -> str:
+    # 16 random bytes: the link is the only key to a demo's replay.
+    return secrets.token_urlsafe(16)
+
+
+class Replay(models.Model):
+    """A finished game, kept so it can be stepped through at /partien/<id>/.
+
+    ``record`` replays it exactly (seed, players, the engine's options, start time
+    and every step, ``games.play.table.Table.record``); ``final_state`` is what the
+    table ended with (tests check the replay against it). Demo replays are seen by
+    whoever has the link; room replays by the room's players unless the host made
+    one public. Replays go after ``games.play.replays.KEPT_DAYS`` unless an account
+    saved them.
+    """
+
+    class Source(models.TextChoices):
+        DEMO = "demo", "Demo"
+        ROOM = "room", "Online-Raum"
+
+    id = models.CharField(primary_key=True, max_length=32, default=new_replay_id, editable=False)
+    engine = models.CharField("Engine", max_length=20)
+    source = models.CharField("Herkunft", max_length=8, choices=Source.choices)
+    record = models.JSONField("Partieprotokoll")
+    final_state = models.JSONField("Endstand")
+    steps = models.PositiveIntegerField("Schritte")
+    bots = models.JSONField("Bot-Plätze", default=list, blank=True)
+    # Visitor ids of the room's human players (who may open a private replay).
+    players = models.JSONField("Mitspieler", default=list, blank=True)
+    host = models.CharField("Gastgeber", max_length=64, blank=True)
+    public = models.BooleanField("öffentlich", default=False)
+    # States every ``games.play.replays.KEYFRAME_EVERY`` steps, stored on first view.
+    keyframes = models.JSONField("Zwischenstände", null=True, blank=True)
+    saved_by = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="saved_replays",
+        verbose_name="gemerkt von",
+    )
+    created_at = models.DateTimeField("gespielt", default=clock.now, db_index=True)
+
+    class Meta:
+        verbose_name = "Partie-Wiederholung"
+        verbose_name_plural = "Partie-Wiederholungen"
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.engine} · {self.created_at:%Y-%m-%d %H:%M}"
+
+    def get_absolute_url(self):
+        return reverse("games:replay", kwargs={"replay_id": self.pk})

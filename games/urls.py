@@ -1,6 +1,7 @@
 from django.urls import path
 
 from games import examples_views, views
+from games.play import replay_views
 from games.play import views as demo
 from rules import views as rules_views
 
@@ -8,8 +9,15 @@ app_name = "games"
 
 DEMO = "spiele/<slug:slug>/demo/"
 
+REPLAY = "partien/<str:replay_id>/"
+
 urlpatterns = [
     path("", views.catalogue, name="catalogue"),
+    # Finished games step by step (games.play.replay_views); the id is the only key.
+    path(REPLAY, replay_views.replay_page, name="replay"),
+    path(REPLAY + "sichtbarkeit/", replay_views.publish, name="replay_publish"),
+    path(REPLAY + "merken/", replay_views.save, name="replay_save"),
+    path(REPLAY + "weiterspielen/", replay_views.play_on, name="replay_play_on"),
     path("spiele/<slug:slug>/", views.game_detail, name="detail"),
     path(DEMO, views.game_demo, name="demo"),
     # One printable page per game (rules/views.py).

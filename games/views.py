@@ -229,6 +229,10 @@ def game_detail(request, slug):
         "has_mistakes_section": cache(
             lambda: any(s.kind == Section.Kind.MISTAKES for s in sections())
         ),
+        # A game with simulation figures shows them even if its article has no such section.
+        "has_statistics_section": cache(
+            lambda: any(s.kind == Section.Kind.STATISTICS for s in sections())
+        ),
         "has_short_rules": cache(
             lambda: any(s.kind == Section.Kind.SHORT_RULES for s in sections())
         ),

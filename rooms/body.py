@@ -17,8 +17,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games import clock
-from games.play import live
+from games.play import live, replays
 from games.play.definition import GameDefinition
+from rooms import watching
 from rooms.models import Room, Seat
 
 BODY = "rooms/room.html#body"
@@ -58,6 +59,21 @@ def urls(engine: GameDefinition, code: str) -> dict:
     }
 
 
+def _replay_url(room: Room) -> str:
+    """The finished game's replay (its players may open it; rooms.locked keeps it)."""
+    replay = replays.replay_id(room.record) if room.status == Room.Status.FINISHED else None
+    return reverse("games:replay", kwargs={"replay_id": replay}) if replay else ""
+
+
+def watch_urls(engine: GameDefinition, watch_code: str) -> dict:
+    kwargs = {"slug": engine.slug, "watch_code": watch_code}
+    return {
+        "room": reverse("rooms:watch", kwargs=kwargs),
+        "poll": reverse("rooms:watch_poll", kwargs=kwargs),
+        "live": reverse("rooms:watch_live", kwargs=kwargs),
+    }
+
+
 def context(
     engine: GameDefinition,
     room: Room,
@@ -68,17 +84,23 @@ def context(
     message: str = "",
     since: int | None = None,
     pushed: bool = False,
+    spectator: bool = False,
 ) -> dict:
     """The room body for the visitor at seat ``me`` (None: a spectator).
 
     ``origin`` (scheme and host) makes the invite link absolute; ``pushed``: the
-    body goes to a page whose stream is open.
+    body goes to a page whose stream is open; ``spectator``: the watch link's page.
+    Whoever has no seat at a running table gets the one spectators' body (it is
+    pushed to all of them alike): the watch code's URLs, never the invite code.
     """
     playing_seat = me if me is not None and not me.left else None
     active = [s for s in seats if not s.left]
     host = next((s for s in seats if s.is_host), None)
     is_host = playing_seat is not None and playing_seat.is_host
-    room_urls = urls(engine, room.code)
+    spectator = bool(room.watch_code) and (
+        spectator or (playing_seat is None and room.status != Room.Status.LOBBY)
+    )
+    room_urls = watch_urls(engine, room.watch_code) if spectator else urls(engine, room.code)
 
     table = None
     if room.state is not None:
@@ -132,7 +154,16 @@ def context(
         "start_reason": start_reason,
         "options": engine.option_choices(room.options),
         "option_summary": engine.option_summary(room.options),
-        "invite_url": origin + room_urls["room"],
+        "invite_url": "" if spectator else origin + room_urls["room"],
+        "spectator": spectator,
+        # The host passes the watch link on (the only way into a private room's game).
+        "watch_url": (
+            origin + watch_urls(engine, room.watch_code)["room"]
+            if is_host and room.watch_code
+            else ""
+        ),
+        "watchers": watching.count(room) if room.status != Room.Status.LOBBY else 0,
+        "replay_url": _replay_url(room),
         "table": table,
         "table_template": engine.table_template,
         "urls": room_urls,

@@ -9,11 +9,12 @@ and the viewer (the visitor's seat, or a spectator), read the version on
 
 from __future__ import annotations
 
+from django.http import Http404
 from django.views.decorators.http import require_safe
 
 from games.play import streams
 from games.visitors import existing_visitor_id
-from rooms import body, locked
+from rooms import body, locked, watching
 from rooms.models import Room, Seat
 from rooms.views import room_engine
 
@@ -44,3 +45,24 @@ async def room(request, slug, code):
 
     channel = locked.room_channel(engine.key, code)
     return await streams.respond(request, channel, read_version, viewer=viewer)
+
+
+@require_safe
+async def watch(request, slug, watch_code):
+    """/spiele/<slug>/zuschauen/<watch_code>/live/: the room's own channel, seen as a
+    spectator (``body.WATCHING``: drawn from ``view(state, None)``, with the watch
+    code's URLs – never the invite code)."""
+    engine = await streams.in_thread(room_engine)(slug, request)
+    code = await streams.in_thread(watching.code_of)(engine, watch_code)
+    if code is None:
+        raise Http404("Diesen Raum gibt es nicht (mehr).")
+
+    def read_version():
+        return (
+            Room.objects.filter(code=code, engine=engine.key)
+            .values_list("version", flat=True)
+            .first()
+        )
+
+    channel = locked.room_channel(engine.key, code)
+    return await streams.respond(request, channel, read_version, viewer=body.WATCHING)

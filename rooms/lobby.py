@@ -43,6 +43,7 @@ def create_room(engine: GameDefinition, visitor: str, name, data) -> Room:
     with transaction.atomic():
         room = Room.objects.create(
             code=new_code(),
+            watch_code=new_code(),
             engine=engine.key,
             options=options,
             status=Room.Status.LOBBY,

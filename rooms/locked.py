@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from django.db import OperationalError, transaction
 
 from games import clock
-from games.play import live, scheduler
+from games.play import live, replays, scheduler
 from games.play.definition import GameDefinition
 from games.play.locking import sqlite_refused
 from games.play.table import LOG_MAX, Table
@@ -115,6 +115,7 @@ class Locked:
             timers=self.timers(),
             bots=self.bots(),
             key=room.code,
+            record=room.record,
         )
 
     def store(self, table: Table, human: bool = True) -> None:
@@ -124,6 +125,7 @@ class Locked:
             if human:
                 room.last_activity = self.now
         room.state, room.version, room.log = table.state, table.version, table.log
+        room.record = table.record
         self.set_timers(table.timers)
 
     def snapshot(self) -> dict:
@@ -137,6 +139,7 @@ class Locked:
                 "deadline",
                 "bot_due",
                 "log",
+                "record",
                 "options",
                 "last_activity",
                 "games_played",
@@ -166,6 +169,16 @@ def finish_if_over(ctx: Locked) -> None:
     if ctx.room.status == Room.Status.PLAYING and ctx.engine.outcome(ctx.room.state) is not None:
         ctx.room.status = Room.Status.FINISHED
         ctx.set_timers(scheduler.Timers())
+        keep_replay(ctx)
+
+
+def keep_replay(ctx: Locked) -> None:
+    """The finished game becomes a replay its players (and the host's choice) may open."""
+    table = ctx.table()
+    host = next((s.visitor for s in ctx.seats if s.is_host and not s.is_bot), "")
+    players = [s.visitor for s in ctx.seats if not s.is_bot]
+    if replays.keep(ctx.engine, table, source="room", players=players, host=host):
+        ctx.room.record = table.record
 
 
 def run(

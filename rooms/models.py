@@ -29,6 +29,9 @@ class Room(models.Model):
     bot_due = models.DateTimeField("Bot-Zug fällig", null=True, blank=True)
     # The latest public events, [{"v": version, "event": {...}}], newest last.
     log = models.JSONField("Verlauf", default=list, blank=True)
+    # What replays the running game (games.play.table.Table.record); kept as a replay
+    # when the game ends (games.play.replays).
+    record = models.JSONField("Partieprotokoll", null=True, blank=True)
     games_played = models.PositiveIntegerField("Partien", default=0)
     created_at = models.DateTimeField("eröffnet", default=clock.now)
     # Last human action (timeouts and bots do not count): idle rooms are removed.
@@ -41,6 +44,11 @@ class Room(models.Model):
         "öffentlicher Code", max_length=16, unique=True, null=True, blank=True
     )
     public_since = models.DateTimeField("öffentlich seit", null=True, blank=True)
+    # Spectators watch by this code (rooms.watching): it never lets anyone join. The host
+    # passes it on for a private room; public rooms list it while their game runs.
+    watch_code = models.CharField(
+        "Zuschauer-Code", max_length=24, unique=True, null=True, blank=True
+    )
 
     class Meta:
         verbose_name = "Raum"
@@ -52,6 +60,12 @@ class Room(models.Model):
                 fields=["engine", "-public_since"],
                 condition=Q(is_public=True, status="lobby"),
                 name="room_public_lobby",
+            ),
+            # „Zuschauen“: public rooms whose game runs, most recently active first.
+            models.Index(
+                fields=["engine", "-last_activity"],
+                condition=Q(is_public=True, status="playing"),
+                name="room_public_playing",
             ),
         ]
 

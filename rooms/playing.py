@@ -8,6 +8,8 @@ against the table itself.
 
 from __future__ import annotations
 
+import secrets
+
 from games.engines.base import IllegalAction
 from games.play import scheduler
 from games.play.definition import TURNS, GameDefinition
@@ -106,6 +108,8 @@ def deal_new_game(ctx: locked.Locked) -> None:
     except ValueError as refused:  # the engine refuses these settings for this many players
         raise RoomError(str(refused)) from None
     room.status = Room.Status.PLAYING
+    if not room.watch_code:  # rooms opened before spectators had a code of their own
+        room.watch_code = secrets.token_urlsafe(12)
     room.games_played += 1
     ctx.store(table)
 
@@ -115,6 +119,7 @@ def _back_to_lobby(ctx: locked.Locked) -> None:
     room = ctx.room
     room.status = Room.Status.LOBBY
     room.state = None
+    room.record = None
     room.log = []
     if room.is_public:  # waiting again: listed as a fresh room
         room.public_since = ctx.now

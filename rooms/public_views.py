@@ -21,7 +21,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from games.models import Game
 from games.visitors import existing_visitor_id, visitor_id
-from rooms import public, seating
+from rooms import public, seating, watching
 from rooms.models import Seat
 from site_config.ratelimit import HOUR, Limit, client_ip, hit
 
@@ -109,6 +109,7 @@ def game_players(request, slug):
         raise Http404("Dieses Spiel gibt es nicht.")
     context = {
         **_list_context(request, [definition], poll_url, show_game=False),
+        "running": watching.running_games([definition]),
         "game": game,
         "definition": definition,
         "groups": _groups(game),
@@ -130,6 +131,7 @@ def find_players(request):
         return polled
     context = {
         **_list_context(request, definitions, poll_url, show_game=True),
+        "running": watching.running_games(definitions),
         "definitions": definitions,
         "groups_url": _url("groups:list"),
     }

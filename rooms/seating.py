@@ -170,7 +170,7 @@ def leave(engine: GameDefinition, code: str, visitor: str) -> locked.Result:
             if room.status == Room.Status.PLAYING:
                 table = ctx.table()
                 events = table.remove(seat.number, ctx.now)
-                room.state = table.state
+                room.state, room.record = table.state, table.record
                 ctx.set_timers(table.timers)
         if not ctx.humans():
             room.delete()

@@ -7,6 +7,7 @@ from rooms import live_views, public_views, views
 app_name = "rooms"
 
 ROOM = "spiele/<slug:slug>/raum/<slug:code>/"
+WATCH = "spiele/<slug:slug>/zuschauen/<slug:watch_code>/"
 
 urlpatterns = [
     path("spiele/<slug:slug>/raum/neu/", views.create, name="create"),
@@ -24,6 +25,10 @@ urlpatterns = [
     path(ROOM + "neue-partie/", views.rematch, name="rematch"),
     path(ROOM + "lobby/", views.to_lobby, name="lobby"),
     path(ROOM + "sichtbarkeit/", views.visibility, name="visibility"),
+    # Spectators: the watch code only reads (rooms.watching).
+    path(WATCH, views.watch, name="watch"),
+    path(WATCH + "status/", views.watch_poll, name="watch_poll"),
+    path(WATCH + "live/", live_views.watch, name="watch_live"),
     # „Mitspieler finden“: open public rooms, joined by their public code (rooms.public_views).
     path("mitspieler-finden/", public_views.find_players, name="find"),
     path("spiele/<slug:slug>/mitspieler/", public_views.game_players, name="players"),

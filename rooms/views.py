@@ -26,7 +26,7 @@ from games.models import Game
 from games.play import definition as registry
 from games.play.definition import GameDefinition
 from games.visitors import visitor_id
-from rooms import body, lobby, locked, playing, reading, seating
+from rooms import body, lobby, locked, playing, reading, seating, watching
 from rooms.models import Room
 from site_config.ratelimit import HOUR, Limit, client_ip, hit
 
@@ -60,10 +60,17 @@ def _version(raw) -> int | None:
         return None
 
 
-def room_context(request, engine, room: Room, seats, *, message: str = "", since=None) -> dict:
-    """The room body for the requesting visitor: lobby, table or join form."""
+def room_context(
+    request, engine, room: Room, seats, *, message: str = "", since=None, spectator=False
+) -> dict:
+    """The room body for the requesting visitor: lobby, table or join form.
+
+    ``spectator``: the watch link's page – seat None whoever asks (rooms.watching).
+    """
     visitor = visitor_id(request)
-    me = next((s for s in seats if s.visitor == visitor and not s.is_bot), None)
+    me = None
+    if not spectator:
+        me = next((s for s in seats if s.visitor == visitor and not s.is_bot), None)
     context = body.context(
         engine,
         room,
@@ -72,12 +79,13 @@ def room_context(request, engine, room: Room, seats, *, message: str = "", since
         origin=f"{request.scheme}://{request.get_host()}",
         message=message,
         since=since,
+        spectator=spectator,
     )
     context["bot_token"] = secrets.token_urlsafe(12)
     return context
 
 
-def _render_body(request, engine, result, *, since=None):
+def _render_body(request, engine, result, *, since=None, spectator=False):
     if result.room is None:
         context = {"engine": engine, "message": result.message or locked.MISSING}
         # A poll is told to stop polling; the notice is still swapped in.
@@ -85,7 +93,13 @@ def _render_body(request, engine, result, *, since=None):
         response = response_class(render(request, GONE, context).content)
     else:
         context = room_context(
-            request, engine, result.room, result.seats, message=result.message, since=since
+            request,
+            engine,
+            result.room,
+            result.seats,
+            message=result.message,
+            since=since,
+            spectator=spectator,
         )
         response = render(request, BODY, context)
         response["X-Room-Version"] = str(result.room.version)
@@ -166,6 +180,7 @@ def room(request, slug, code):
         return response
     context = room_context(request, engine, result.room, result.seats)
     context["game"] = game
+    context["live_url"] = reverse("rooms:live", kwargs={"slug": engine.slug, "code": code})
     return render(request, "rooms/room.html", context)
 
 
@@ -280,3 +295,46 @@ def to_lobby(request, slug, code):
     expected = _version(request.POST.get("version"))
     result = playing.to_lobby(engine, code, visitor_id(request), expected)
     return _respond(request, engine, code, result)
+
+
+# --- Spectators (rooms.watching) -------------------------------------------------------------
+
+
+@never_cache
+@require_safe
+def watch(request, slug, watch_code):
+    """/spiele/<slug>/zuschauen/<watch_code>/: the table as everyone sees it, live."""
+    engine = room_engine(slug, request)
+    game = _game(request, engine)
+    code = watching.code_of(engine, watch_code)
+    result = reading.load(engine, code) if code else locked.Result(None)
+    if result.room is None:
+        context = {"game": game, "engine": engine, "message": WATCH_MISSING}
+        return render(request, "rooms/missing.html", context, status=404)
+    watching.touch(engine.key, code, visitor_id(request))
+    context = room_context(request, engine, result.room, result.seats, spectator=True)
+    context["game"] = game
+    context["live_url"] = body.watch_urls(engine, watch_code)["live"]
+    return render(request, "rooms/room.html", context)
+
+
+WATCH_MISSING = (
+    "Hier gibt es nichts (mehr) zu sehen: Der Raum ist geschlossen, oder der Link stimmt nicht."
+)
+
+
+@require_safe
+def watch_poll(request, slug, watch_code):
+    """A spectator's poll: 204 while nothing changed, else the body from seat None."""
+    engine = room_engine(slug, request)
+    since = _version(request.GET.get("v"))
+    code = watching.code_of(engine, watch_code)
+    if code is None:
+        return _render_body(request, engine, locked.Result(None, message=WATCH_MISSING))
+    watching.touch(engine.key, code, visitor_id(request))
+    info = reading.poll_info(engine, code)
+    if info is not None and since is not None and reading.unchanged(info, since, clock.now()):
+        response = HttpResponse(status=204)
+        patch_cache_control(response, no_store=True)
+        return response
+    return _render_body(request, engine, reading.load(engine, code), since=since, spectator=True)

@@ -42,6 +42,11 @@ def running_room(*, bot: bool = False) -> Room:
     return Room.objects.get(pk=room.pk)
 
 
+def watch_code_of(code: str) -> str:
+    """The code spectators watch the room by (rooms.watching)."""
+    return Room.objects.values_list("watch_code", flat=True).get(code=code)
+
+
 def play_one_move(code: str) -> int:
     """The player on turn plays a legal move; returns the new version."""
     room = Room.objects.get(code=code)

@@ -9,7 +9,12 @@ from django.urls import get_script_prefix, reverse
 
 from games import clock
 from games.play import definition as registry
-from games.play import driver
+from games.play import driver, replays
+
+
+def _replay_url(row) -> str:
+    replay = replays.replay_id(row.record) if row.state is not None else None
+    return reverse("games:replay", kwargs={"replay_id": replay}) if replay else ""
 
 
 def urls(definition) -> dict:
@@ -86,6 +91,7 @@ def generic_board(
         "poll_delay": None,
         "live": "",
         "mid_game": False,
+        "replay_url": _replay_url(row),
     }
     if row.state is not None:
         table = definition.present(

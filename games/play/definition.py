@@ -204,15 +204,23 @@ class GameDefinition:
         which runs its bots itself (``next_due``/``advance``)."""
         return self.mode == SIMULTANEOUS
 
-    def new_game(
-        self, seed: int, names: list[str], options: dict, bots=(), now: float | None = None
-    ) -> dict:
+    def game_options(self, names: list[str], options: dict, bots=()) -> dict:
+        """The engine's options of a new game (what a replay deals with again)."""
         options = {**options, "names": list(names)}
         if self.engine_options is not None:
             options = {**self.engine_options(options, set(bots)), "names": list(names)}
+        return options
+
+    def new_game(
+        self, seed: int, names: list[str], options: dict, bots=(), now: float | None = None
+    ) -> dict:
+        return self.deal_engine(seed, len(names), self.game_options(names, options, bots), now)
+
+    def deal_engine(self, seed: int, players: int, options: dict, now: float | None = None):
+        """``new_game`` of the engine with options already made (``game_options``)."""
         if self.simultaneous:
-            return self.module.new_game(seed, len(names), options, now=now or 0.0)
-        return self.module.new_game(seed, len(names), options)
+            return self.module.new_game(seed, players, options, now=now or 0.0)
+        return self.module.new_game(seed, players, options)
 
     def apply(self, state, seat, action, now: float | None = None):
         if self.simultaneous:
@@ -240,6 +248,31 @@ class GameDefinition:
 
     def bot_action(self, view, rng):
         return self.module.bot_action(view, rng)
+
+    def replay_entry(self, state, entry: dict):
+        """Apply one entry of a game's record (``games.play.record``): ``(state, events)``.
+
+        Entries have the shape of the engines' ``replay`` logs: ``{"seat", "action"}``
+        or ``{"op": "timeout" | "advance" | "remove_player" | "force_continue"}``,
+        with ``now`` where time is an input of the engine."""
+        op = entry.get("op", "apply")
+        now = entry.get("now")
+        if op == "apply":
+            return self.apply(state, entry["seat"], entry["action"], now=now)
+        if op == "timeout":
+            return self.timeout(state, now=now)
+        if op == "advance":
+            return self.module.advance(state, now)
+        if op == "remove_player":
+            return self.remove_player(state, entry["seat"], now=now)
+        if op == "force_continue":
+            return self.module.force_continue(state)
+        raise ValueError(f"Unknown record entry {op!r}")
+
+    @property
+    def replays(self) -> bool:
+        """Finished games are kept as replays: the game draws a shared table."""
+        return self.present is not None and bool(self.table_template)
 
 
 _DEFINITIONS: dict[str, GameDefinition] = {}

@@ -71,7 +71,7 @@ def apply_due(definition: GameDefinition, visitor: str) -> bool:
         shown = row.version
         if not driver.catch_up(definition, row):
             return False
-        row.save(update_fields=["state", "version", "log", "bot_due", "clock_offset"])
+        row.save(update_fields=["state", "version", "log", "bot_due", "clock_offset", "record"])
         driver.announce(definition, row, {driver.READER_VIEW: _drawn(definition, row, shown)})
         return True
 

@@ -37,7 +37,7 @@ TOO_MANY_NEW = (
 # Demo rows nobody touched for this long are removed by `manage.py cleanup_demos`.
 IDLE_DAYS = 30
 
-STORED = ["state", "version", "profile", "settings", "bot_due", "clock_offset", "log"]
+STORED = ["state", "version", "profile", "settings", "bot_due", "clock_offset", "log", "record"]
 
 
 @dataclass

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 
 from games import clock
 from games.engines.base import IllegalAction
-from games.play import live, scheduler
+from games.play import live, replays, scheduler
 from games.play.definition import GameDefinition
 from games.play.table import Table
 
@@ -94,11 +94,15 @@ def table_of(definition: GameDefinition, row) -> Table:
         bots=bot_seats(row, definition),
         key=f"demo:{seed}",
         timed=False,
+        record=row.record,
     )
 
 
 def store(row, table: Table) -> None:
+    if table.over:  # kept once: the record then names the replay
+        replays.keep(table.definition, table, source="demo", players=[row.visitor])
     row.state, row.version, row.log = table.state, table.version, table.log
+    row.record = table.record
     bot_due = table.timers.bot_due
     row.bot_due = bot_due + _offset(row) if bot_due is not None else None
 
@@ -131,7 +135,12 @@ def creator(definition: GameDefinition):
         return (
             row.state,
             row.profile,
-            {"settings": row.settings, "log": row.log, "bot_due": row.bot_due},
+            {
+                "settings": row.settings,
+                "log": row.log,
+                "bot_due": row.bot_due,
+                "record": row.record,
+            },
         )
 
     return create
@@ -216,7 +225,7 @@ def new_action(definition: GameDefinition):
 
     def action(row):
         if definition.demo.setup:
-            row.state, row.log, row.bot_due = None, [], None
+            row.state, row.log, row.bot_due, row.record = None, [], None, None
             row.version += 1
             return {}
         row.profile = {**row.profile, "games": row.profile.get("games", 1) + 1}

@@ -41,6 +41,7 @@ class Step:
     kind: str  # "bot" | "timeout"
     seats: list[int]
     events: list[dict] = field(default_factory=list)
+    entries: list[dict] = field(default_factory=list)  # for the game's record
 
 
 def bot_delay(engine: GameDefinition, key: str) -> timedelta:
@@ -116,7 +117,12 @@ def advance(
             state, step = _bots_act(engine, state, bots, before, random.Random(f"bot:{step_key}"))
         else:
             state, events = engine.timeout(state)
-            step = Step("timeout", [seat for seat in before if seat not in bots], events)
+            step = Step(
+                "timeout",
+                [seat for seat in before if seat not in bots],
+                events,
+                [{"op": "timeout"}],
+            )
         steps.append(step)
         timers = plan(
             engine,
@@ -146,6 +152,7 @@ def _bots_act(engine, state, bots, before, rng) -> tuple[dict, Step]:
             break
         action = engine.bot_action(engine.view(state, seat), rng)
         state, events = engine.apply(state, seat, action)
+        step.entries.append({"seat": seat, "action": action})
         step.seats.append(seat)
         step.events += events
     return state, step

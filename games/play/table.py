@@ -34,6 +34,19 @@ class Table:
     bots: set[int] = field(default_factory=set)
     key: str = ""  # names the table's random choices (bots, delays): code or seed
     timed: bool = True  # False: human decisions have no deadline (the demo)
+    # What replays the game exactly: seed, players, the engine's options, the start time
+    # and every applied step (``games.play.record``); None for a game dealt before records.
+    record: dict | None = None
+
+    def note(self, *entries: dict) -> None:
+        """Steps join the record; a new dict, as the caller may still hold the old one
+        (a room's snapshot restores it when the request is refused)."""
+        if self.record is not None and entries:
+            self.record = {**self.record, "log": [*self.record["log"], *entries]}
+
+    def _timed_entry(self, entry: dict, moment: datetime) -> dict:
+        """A simultaneous engine takes the time as input: the entry keeps it."""
+        return {**entry, "now": moment.timestamp()} if self._simultaneous else entry
 
     def bump(self, events=()) -> None:
         """One more version; ``events`` join the log under it."""
@@ -83,11 +96,22 @@ class Table:
 
     def deal(self, names: list[str], options: dict, now: datetime) -> None:
         """A new game with a fresh seed (``new_seed``)."""
-        self.state = self.definition.new_game(
-            new_seed(), names, options, bots=self.bots, now=now.timestamp()
-        )
+        seed, start = new_seed(), now.timestamp()
+        engine_options = self.definition.game_options(names, options, self.bots)
+        self.state = self.definition.deal_engine(seed, len(names), engine_options, now=start)
+        self.record = {
+            "seed": seed,
+            "players": len(names),
+            "options": engine_options,
+            "start": start,
+            "log": [],
+        }
         self.log = []
         self.bump(self.definition.opening_events(self.state))
+        self._plan(now, before=None, actors=set(), keep=False)
+
+    def replan(self, now: datetime) -> None:
+        """Fresh timers for a state set from outside (a position played on)."""
         self._plan(now, before=None, actors=set(), keep=False)
 
     def act(self, seat: int, action: dict, now: datetime) -> list[dict]:
@@ -99,6 +123,7 @@ class Table:
         """
         before = self.definition.to_act(self.state)
         self.state, events = self.definition.apply(self.state, seat, action, now=now.timestamp())
+        self.note(self._timed_entry({"seat": seat, "action": action}, now))
         self.bump(events)
         self._plan(now, before=before, actors={seat})
         return events
@@ -107,6 +132,7 @@ class Table:
         """A player leaves the running game for good; returns the engine's events."""
         before = self.definition.to_act(self.state)
         self.state, events = self.definition.remove_player(self.state, seat, now=now.timestamp())
+        self.note(self._timed_entry({"op": "remove_player", "seat": seat}, now))
         # Planned under the version the caller's bump will give this change.
         self.version += 1
         self._plan(now, before=before, actors={seat})
@@ -140,6 +166,7 @@ class Table:
             single=force_bot,
         )
         for step in steps:
+            self.note(*step.entries)
             self.bump(step.events)
         return len(steps)
 
@@ -152,8 +179,10 @@ class Table:
             before = self.definition.to_act(self.state)
             if self.timers.bot_due is not None and self.timers.bot_due == due:
                 self.state, events = self.definition.module.advance(self.state, now.timestamp())
+                self.note(self._timed_entry({"op": "advance"}, now))
             else:
                 self.state, events = self.definition.timeout(self.state, now=due.timestamp())
+                self.note(self._timed_entry({"op": "timeout"}, due))
             steps += 1
             self.bump(events)
             self._plan(due, before=before, actors=set(before))

@@ -156,7 +156,10 @@ def test_started_and_full_rooms_are_not_listed(hosted, seed):
     anna.post("starten/")
     assert room_of(anna).status == Room.Status.PLAYING
     assert "bei <strong>Anna</strong>" not in text(box(cleo.client))
-    assert "Anna" not in text(cleo.client.get("/mitspieler-finden/"))
+    # No seat to take any more; the running game is listed to watch (rooms.watching).
+    page = text(cleo.client.get("/mitspieler-finden/"))
+    assert "bei <strong>Anna</strong>" not in page and 'open-room__action" method="post' not in page
+    assert f"/zuschauen/{room_of(anna).watch_code}/" in page
 
 
 def test_rooms_idle_for_an_hour_leave_the_list(hosted, clock):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engines import alpaka
-from games.play.alpaka import example_fields, examples, presenter, steps
+from games.play.alpaka import example_fields, examples, presenter, statistics, steps
 from games.play.definition import Choice, DemoSpec, GameDefinition, Option
 
 ALPAKA = GameDefinition(
@@ -55,4 +55,6 @@ ALPAKA = GameDefinition(
     example_fields=example_fields.EXAMPLE_FIELDS,
     example_steps=steps.example_steps,
     example_step_template="play/alpaka/example_step.html",
+    statistics_template="play/alpaka/statistics.html",
+    statistics=lambda: statistics.load(),  # looked up per call (tests replace ``load``)
 )

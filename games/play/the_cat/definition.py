@@ -17,7 +17,7 @@ from games.play.definition import (
     GameDefinition,
     Option,
 )
-from games.play.the_cat import example_fields, examples, presenter, steps
+from games.play.the_cat import example_fields, examples, presenter, statistics, steps
 from games.play.wording import join_names
 
 CHEAT_ON = "an"
@@ -125,4 +125,6 @@ THE_CAT = GameDefinition(
     example_fields=example_fields.EXAMPLE_FIELDS,
     example_steps=steps.example_steps,
     example_step_template="play/the_cat/example_step.html",
+    statistics_template="play/the_cat/statistics.html",
+    statistics=lambda: statistics.load(),  # looked up per call (tests replace ``load``)
 )

@@ -11,13 +11,20 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-COMMANDS = ["cleanup_demos", "cleanup_rooms", "feedback_cleanup", "accounts_cleanup"]
+COMMANDS = [
+    "cleanup_demos",
+    "cleanup_replays",
+    "cleanup_rooms",
+    "feedback_cleanup",
+    "accounts_cleanup",
+]
 LOGIN_ATTEMPTS_KEPT = timedelta(days=1)
 
 
 class Command(BaseCommand):
     help = (
-        "Löscht, was die Datenschutzerklärung nach Fristen verspricht: alte Demo-Partien, "
+        "Löscht, was die Datenschutzerklärung nach Fristen verspricht: alte Demo-Partien und "
+        "Partie-Wiederholungen, "
         "Räume, E-Mail-Adressen erledigter Meldungen, Spam, unbestätigte Konten, abgelaufene "
         "Sitzungen und alte Anmeldeversuche (täglich ausführen)."
     )

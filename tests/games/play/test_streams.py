@@ -90,14 +90,35 @@ def test_the_stream_sends_the_table_after_a_move_and_closes_on_disconnect(
             assert f'data-version="{version}"' in view["data"]
             assert 'data-viewer="watch"' in view["data"] and "du schaust zu" in view["data"]
             assert "Deine Hand" not in view["data"]
-            # The address of the page the browser asked from, not a placeholder.
-            assert "http://testserver/spiele/alpaka/raum/" in view["data"]
+            # A spectator's table polls by the watch code and never names the invite code
+            # (rooms.watching); no placeholder of the pushing process is left in it.
+            watch_code = await streams.in_thread(support.watch_code_of)(room.code)
+            assert f"/zuschauen/{watch_code}/status/" in view["data"]
+            assert room.code not in view["data"]
             assert "push-origin" not in view["data"]
             assert support.hub().listener_count() == 1
         # The client went away: the stream ended and left its channels.
         assert stream.task.done()
         assert support.hub().listener_count() == 0
         assert support.hub().watched() == []
+        await support.hub().close()
+
+    asyncio.run(scenario())
+
+
+def test_the_watch_link_streams_the_spectators_table(live_redis, alpaka_row, seeded):
+    """/zuschauen/<code>/live/: the room's own channel, seen as a spectator."""
+    room = support.running_room()
+    path = f"/spiele/alpaka/zuschauen/{room.watch_code}/live/"
+
+    async def scenario():
+        async with support.Stream(path, f"v={room.version}") as stream:
+            first = await stream.next_event()
+            assert first["event"] == "ready" and first["data"] == f"{room.version} watch"
+            version = await streams.in_thread(support.play_one_move)(room.code)
+            view = await stream.next_event()
+            assert (view["event"], view["id"]) == ("view", str(version))
+            assert "du schaust zu" in view["data"] and room.code not in view["data"]
         await support.hub().close()
 
     asyncio.run(scenario())
