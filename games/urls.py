@@ -35,5 +35,8 @@ urlpatterns = [
     path(DEMO + "status/", demo.poll, name="demo_poll"),
     path(DEMO + "live/", demo.live, name="demo_live"),
     path(DEMO + "neu/", demo.new, name="demo_new"),
+    # The coach (games.play.coach): a tip for the reader, and the switch „Erklärungen an/aus“.
+    path(DEMO + "tipp/", demo.tip, name="demo_tip"),
+    path(DEMO + "erklaerungen/", demo.coach_switch, name="demo_coach"),
     path(DEMO + "<slug:name>/", demo.extra, name="demo_extra"),
 ]

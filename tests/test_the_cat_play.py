@@ -70,7 +70,11 @@ def watch(client, clock, seconds: float, every: float = 0.5) -> str:  # noqa: F8
     return html(client.get(DEMO + "status/", {"v": -1}, headers=HX))
 
 
-def start_demo(client, bots=2, **options) -> str:
+def start_demo(client, bots=2, guided=False, **options) -> str:
+    """A demo game; ``guided=False`` switches the coach off first, so the bots play the
+    first round on their own clock (the guided first game: tests/test_coach.py)."""
+    if not guided:
+        assert client.post(DEMO + "erklaerungen/", {"an": "0"}, headers=HX).status_code == 200
     data = {"version": 0, "bots": bots, "target": 20, "speed": "gemuetlich", "cheat": "aus"}
     return html(client.post(DEMO + "start/", {**data, **options}, headers=HX))
 

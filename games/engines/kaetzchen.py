@@ -38,6 +38,7 @@ __all__ = [
     "IllegalAction",
     "apply",
     "bot_action",
+    "bot_choice",
     "card_label",
     "card_symbol",
     "deal",
@@ -619,6 +620,21 @@ def simulate(
     }
 
 
+def bot_choice(view: dict, rng) -> tuple[dict, dict]:
+    """Kätzchen's move and why: there is nothing to decide, the top card is flipped.
+
+    The reason names only public facts: the ranks on the table that a flipped card
+    would fish (``fishing``), and whether a Jack would clear a non-empty table."""
+    table = view.get("table") or []
+    ranks = sorted({_rank(card) for card in table}, key=RANKS.index)
+    return {"type": "flip"}, {
+        "code": "only_move",
+        "seat": view.get("seat"),
+        "fishing": ranks,
+        "table": len(table),
+    }
+
+
 def bot_action(view: dict, rng) -> dict:
     """Kätzchen's move: there is nothing to decide, it flips its top card."""
-    return {"type": "flip"}
+    return bot_choice(view, rng)[0]

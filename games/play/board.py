@@ -8,8 +8,8 @@ from functools import lru_cache
 from django.urls import get_script_prefix, reverse
 
 from games import clock
+from games.play import coach, driver, replays
 from games.play import definition as registry
-from games.play import driver, replays
 
 
 def _replay_url(row) -> str:
@@ -28,7 +28,7 @@ def _urls(key: str, _script_prefix: str) -> dict:
     slug = {"slug": definition.slug}
     result = {
         name: reverse(f"games:demo_{name}", kwargs=slug)
-        for name in ("start", "act", "bot", "poll", "new", "live")
+        for name in ("start", "act", "bot", "poll", "new", "live", "tip", "coach")
     }
     result.update(
         {
@@ -53,7 +53,17 @@ def demo_page(definition) -> str:
 def draw(definition, row, **context) -> dict:
     """The demo region's context for ``row`` (``back``, ``note``, ``since`` …)."""
     build = definition.demo.board or generic_board
-    return build(definition, row, urls=urls(definition), **context)
+    links = urls(definition)
+    result = context.get("result") or {}
+    drawn = build(definition, row, urls=links, **context)
+    drawn["coach"] = coach.context(definition, row, tip=result.get("tip"), urls=links)
+    if drawn["coach"] and "live" in drawn:
+        # Screen readers hear a new note or the tip asked for (the swapped region is new).
+        shown = drawn["coach"]["note"] if context.get("since") is not None else None
+        tip = drawn["coach"]["tip"]
+        parts = [drawn["live"], shown and shown["text"], tip and f"Tipp: {tip['move']}"]
+        drawn["live"] = " ".join(part for part in parts if part)
+    return drawn
 
 
 def generic_board(

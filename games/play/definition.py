@@ -84,6 +84,36 @@ class DemoExtra:
 
 
 @dataclass(frozen=True)
+class CoachNote:
+    """A short note of the guided first game, shown when its rule first matters."""
+
+    text: str
+    section: str  # the article's section anchor (``rules.Section.kind``), e.g. "ablauf"
+    link: str = "Mehr dazu in den Regeln"
+
+
+@dataclass(frozen=True)
+class CoachSpec:
+    """What a game adds to the demo's coach (``games.play.coach``): tips, „Warum?“ and
+    the notes of the guided first game. The wording lives in the game's presenter."""
+
+    # (action, view) -> the move in words („Leg die 5.“)
+    move_text: Callable[[dict, dict], str]
+    # (reason, view) -> why, worded for the viewer; a reason of another seat only from
+    # public facts; an unknown code gets a general sentence
+    reason_text: Callable[[dict, dict], str]
+    # (event, view) -> the bot's move as the log words it
+    event_text: Callable[[dict, dict], str]
+    # (knowledge, events, guided) -> keys of the notes that matter now, most urgent first
+    notes: Callable[[dict, list[dict], bool], list[str]] = lambda view, events, guided: []
+    note_texts: Mapping[str, CoachNote] = field(default_factory=dict)
+    # (state, seat) -> what the seat knows (its view plus what it remembers); None: the view
+    knowledge: Callable[[dict, int], dict] | None = None
+    # (state) -> in a guided first game the bots wait for the learner now
+    bots_wait: Callable[[dict], bool] | None = None
+
+
+@dataclass(frozen=True)
 class DemoSpec:
     """The in-page demo: the reader at seat 0 against bots on a private table."""
 
@@ -146,6 +176,7 @@ class GameDefinition:
     # Engine event types that change nothing the other seats decide on (a hint to a
     # partner): a move that names a version from before them is still current.
     side_events: frozenset[str] = frozenset()
+    coach: CoachSpec | None = None  # tips, „Warum?“ and the guided first game in the demo
 
     def __post_init__(self):
         for name, constant in (("min_players", "MIN_PLAYERS"), ("max_players", "MAX_PLAYERS")):
@@ -248,6 +279,14 @@ class GameDefinition:
 
     def bot_action(self, view, rng):
         return self.module.bot_action(view, rng)
+
+    def bot_choice(self, view, rng) -> tuple[dict, dict]:
+        """The bot's move and its reason (``{"code": …}``); an engine without
+        ``bot_choice`` gives the move with the reason ``unknown``."""
+        choose = getattr(self.module, "bot_choice", None)
+        if choose is None:
+            return self.module.bot_action(view, rng), {"code": "unknown"}
+        return choose(view, rng)
 
     def replay_entry(self, state, entry: dict):
         """Apply one entry of a game's record (``games.play.record``): ``(state, events)``.

@@ -14,11 +14,11 @@ stored) and may return a dict for the board (``note``, engine ``events`` …).
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from games import clock
 from games.engines.base import IllegalAction
-from games.play import live, replays, scheduler
+from games.play import coach, live, replays, scheduler
 from games.play.definition import GameDefinition
 from games.play.table import Table
 
@@ -69,8 +69,47 @@ def _offset(row) -> timedelta:
 
 def game_now(row) -> datetime:
     """The demo's own clock: the time since its deal without the pauses (the engine and
-    the timers run on it; ``row.bot_due`` is stored as a moment of real time)."""
+    the timers run on it; ``row.bot_due`` is stored as a moment of real time). While
+    the bots wait for the learner (``held``) it stands still."""
+    held = (row.profile or {}).get(HELD)
+    if held is not None:
+        return datetime.fromtimestamp(held, UTC)
     return clock.now() - _offset(row)
+
+
+# The guided first game: while the game says its bots wait for the learner
+# (``CoachSpec.bots_wait``), the demo's clock stands still at ``profile["held"]`` and
+# each of the learner's moves lets this much game time pass – about one bot step.
+HELD = "held"
+HOLD_STEP = 1.5
+
+
+def bots_wait(definition: GameDefinition, row) -> bool:
+    spec = definition.coach
+    return bool(
+        spec is not None
+        and spec.bots_wait is not None
+        and row.state is not None
+        and coach.guided(row)
+        and spec.bots_wait(row.state)
+    )
+
+
+def settle_hold(definition: GameDefinition, row) -> None:
+    """Start or end the bots' wait after a change: while they wait nothing is due;
+    once they stop waiting, the clock runs on from where it stood."""
+    if bots_wait(definition, row):
+        if HELD not in row.profile:
+            row.profile = {**row.profile, HELD: game_now(row).timestamp()}
+        row.bot_due = None
+    elif HELD in (row.profile or {}):
+        held = row.profile[HELD]
+        row.profile = {key: value for key, value in row.profile.items() if key != HELD}
+        row.clock_offset = clock.now().timestamp() - held
+        table = table_of(definition, row)
+        table.replan(game_now(row))
+        bot_due = table.timers.bot_due
+        row.bot_due = bot_due + _offset(row) if bot_due is not None else None
 
 
 def resume(row) -> None:
@@ -105,11 +144,14 @@ def store(row, table: Table) -> None:
     row.record = table.record
     bot_due = table.timers.bot_due
     row.bot_due = bot_due + _offset(row) if bot_due is not None else None
+    settle_hold(table.definition, row)
 
 
 def _deal(definition: GameDefinition, row) -> None:
     # Rows stored before the demo had settings play with the defaults.
     settings = row.settings = {**default_settings(definition), **(row.settings or {})}
+    row.profile = {**(row.profile or {}), "deals": (row.profile or {}).get("deals", 0) + 1}
+    row.profile.pop(HELD, None)  # a new game's clock starts at the deal
     names = [READER, *definition.bot_names[: settings["bots"]]]
     options = {key: settings[key] for key in definition.default_options()}
     if definition.demo.next_game:
@@ -161,7 +203,7 @@ def start_action(definition: GameDefinition, data):
 
 def catch_up(definition: GameDefinition, row, *, force_bot: bool = False) -> int:
     """The bots' moves due by now are made (after a pause: once); returns how many."""
-    if row.state is None:
+    if row.state is None or bots_wait(definition, row):
         return 0
     resume(row)
     table = table_of(definition, row)
@@ -183,6 +225,9 @@ def act_action(definition: GameDefinition, data):
         parsed = definition.parse_action(data)
         if parsed is None:
             raise IllegalAction("Unbekannte Aktion.")
+        coach.mark_seen(definition, row)
+        if bots_wait(definition, row):  # each move of the learner lets a bot step pass
+            row.profile = {**row.profile, HELD: row.profile[HELD] + HOLD_STEP}
         table = table_of(definition, row)
         events = table.act(YOU, parsed, game_now(row))
         store(row, table)

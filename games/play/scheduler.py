@@ -18,6 +18,9 @@ from datetime import datetime, timedelta
 from games.play.definition import GameDefinition
 
 MAX_STEPS = 5000  # a safety net; a game ends long before
+# The key under which a bot's move carries its reason (``bot_choice``) to the log;
+# ``table.Table.bump`` keeps it beside the event, never inside it.
+WHY = "why"
 
 
 @dataclass
@@ -150,8 +153,10 @@ def _bots_act(engine, state, bots, before, rng) -> tuple[dict, Step]:
         # Stop once the game moved on (e.g. the last confirmation dealt a new round).
         if seat not in now_waiting or not set(now_waiting) <= set(before):
             break
-        action = engine.bot_action(engine.view(state, seat), rng)
+        action, reason = engine.bot_choice(engine.view(state, seat), rng)
         state, events = engine.apply(state, seat, action)
+        if events:  # the reason travels with the move's first event into the log
+            events = [{**events[0], WHY: reason}, *events[1:]]
         step.entries.append({"seat": seat, "action": action})
         step.seats.append(seat)
         step.events += events

@@ -52,7 +52,15 @@ class Table:
         """One more version; ``events`` join the log under it."""
         self.version += 1
         if events:
-            self.log = (self.log + [{"v": self.version, "event": e} for e in events])[-LOG_MAX:]
+            self.log = (self.log + [self._entry(e) for e in events])[-LOG_MAX:]
+
+    def _entry(self, event: dict) -> dict:
+        """A log entry; a bot's reason (``scheduler.WHY``) is kept beside the event."""
+        if scheduler.WHY not in event:
+            return {"v": self.version, "event": event}
+        event = dict(event)
+        why = event.pop(scheduler.WHY)
+        return {"v": self.version, "event": event, scheduler.WHY: why}
 
     def shows_current(self, expected: int | None) -> bool:
         """Whether a client that shows version ``expected`` still sees the game as it

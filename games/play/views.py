@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 
 from games import availability
-from games.play import board, demo_service, driver, streams
+from games.play import board, coach, demo_service, driver, streams
 from games.play import definition as registry
 from games.visitors import existing_visitor_id, visitor_id
 from site_config.ratelimit import HOUR, Limit, client_ip, hit
@@ -228,6 +228,50 @@ def extra(request, slug, name):
 
     outcome = _perform(request, definition, action, expected)
     return _respond(request, definition, outcome, status=spec.htmx_status)
+
+
+NO_TIP = "Gerade gibt es für dich nichts zu entscheiden – warte auf die anderen."
+COACH_ON = "Erklärungen sind an."
+COACH_OFF = "Erklärungen sind aus."
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def tip(request, slug):
+    """„Tipp“: the move a strong bot would make for the reader now, and why. Computed
+    from the reader's own knowledge only (``coach.tip_for``); nothing is stored."""
+    definition = _definition(slug, request)
+    if definition.coach is None:
+        raise Http404("Für dieses Spiel gibt es keine Tipps.")
+    row = demo_service.saved_row(request, definition.key)
+    if row is None or driver.due(definition, row):
+        row = _caught_up(request, definition, row)
+    found = coach.tip_for(definition, row.state) if row.state is not None else None
+    note = NO_TIP if found is None else f"Tipp: {found['move']} {found['why']}"
+    outcome = demo_service.Outcome(row=row, result={"tip": found} if found else {"note": note})
+    if request.htmx:
+        return _respond(request, definition, outcome)
+    # Without JavaScript the tip travels to the page as a note.
+    outcome.result = {"note": note}
+    return _respond(request, definition, outcome)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def coach_switch(request, slug):
+    """„Erklärungen an/aus“: kept in the visitor's demo row; never touches the version."""
+    definition = _definition(slug, request)
+    if definition.coach is None:
+        raise Http404("Für dieses Spiel gibt es keine Erklärungen.")
+    on = request.POST.get("an") == "1"
+
+    def action(row):
+        coach.switch(row, on)
+        driver.settle_hold(definition, row)
+        return {"note": COACH_ON if on else COACH_OFF}
+
+    outcome = _perform(request, definition, action, None)
+    return _respond(request, definition, outcome)
 
 
 @require_safe

@@ -27,7 +27,7 @@ Decisions where the rules text is silent:
 
 from games.engines.base import IllegalAction, bot_continue, random_action
 
-from .bots import bot_action
+from .bots import bot_action, bot_choice
 from .engine import (
     OVER,
     PLAY,
@@ -74,6 +74,7 @@ __all__ = [
     "add_points",
     "apply",
     "bot_action",
+    "bot_choice",
     "bot_continue",
     "can_play",
     "chips_for",

@@ -47,20 +47,57 @@ ENGLERT_SAFE_SHARE = 0.3
 
 def bot_action(view: dict, rng: random.Random) -> dict:
     """A heuristic move for the seat the view belongs to (see the module docs)."""
+    return bot_choice(view, rng)[0]
+
+
+def bot_choice(view: dict, rng: random.Random) -> tuple[dict, dict]:
+    """``bot_action`` plus the reason: ``{"code": …, "seat": …, plain data}``.
+
+    Codes: ``confirm`` (the scoring wait), ``play_out`` (this card starts a run that
+    empties the hand), ``play_only`` (one value fits), ``play_best`` (the value that
+    sheds most; ``chain``: cards that could follow, ``saves``: points it removes),
+    ``draw`` (``score`` of the hand, ``expected`` cost of a drawn card, ``shortest``
+    opponent hand), ``quit_alone`` (nobody else is in), ``quit_no_draw`` (nothing fits,
+    the pile is empty), ``quit_safe`` (Englert: the hand is cheap next to the others'),
+    ``quit_cheap`` (drawing is expected to cost more than it saves).
+    The data about the bot's own hand is for the seat itself (a tip); a presenter
+    wording another seat's reason uses only what the table shows.
+    """
+    seat = view["seat"]
     routine = bot_routine(view)
     if routine is not None:
-        return routine
+        return routine, {"code": "confirm", "seat": seat}
     legal = view["legal_actions"]
     hand = view["hand"]
     plays = [action["card"] for action in legal if action["type"] == "play"]
     if plays:
-        return {"type": "play", "card": _best_play(hand, plays, view["variant"], rng)}
-    if any(action["type"] == "draw" for action in legal) and _should_draw(view):
-        return {"type": "draw"}
-    return {"type": "quit"}
+        card, key = _best_play(hand, plays, view["variant"], rng)
+        empties, saves, chain, _ = key
+        if empties:
+            code = "play_out"
+        elif len(plays) == 1:
+            code = "play_only"
+        else:
+            code = "play_best"
+        return {"type": "play", "card": card}, {
+            "code": code,
+            "seat": seat,
+            "card": card,
+            "chain": chain,
+            "saves": saves,
+        }
+    may_draw = any(action["type"] == "draw" for action in legal)
+    if not may_draw:
+        return {"type": "quit"}, {"code": "quit_no_draw", "seat": seat, "score": hand_score(hand)}
+    code, facts = _draw_or_quit(view)
+    action = {"type": "draw"} if code == "draw" else {"type": "quit"}
+    return action, {"code": code, "seat": seat, **facts}
 
 
-def _best_play(hand: list[str], plays: list[str], variant: str, rng: random.Random) -> str:
+def _best_play(
+    hand: list[str], plays: list[str], variant: str, rng: random.Random
+) -> tuple[str, tuple]:
+    """The card to play and its key ``(empties, saves, chain cards, value)``."""
     counts = Counter(hand)
     before = hand_score(counts)
     best_key, best = None, []
@@ -76,7 +113,7 @@ def _best_play(hand: list[str], plays: list[str], variant: str, rng: random.Rand
             best_key, best = key, [card]
         elif key == best_key:
             best.append(card)
-    return best[0] if len(best) == 1 else rng.choice(best)
+    return (best[0] if len(best) == 1 else rng.choice(best)), best_key
 
 
 def _chain(rest: dict[str, int], top: str, variant: str) -> tuple[int, int]:
@@ -119,19 +156,21 @@ def _expected_hand_score(cards: int) -> float:
     return sum(VALUES[card] * (1 - (6 / 7) ** cards) for card in CARDS)
 
 
-def _should_draw(view: dict) -> bool:
+def _draw_or_quit(view: dict) -> tuple[str, dict]:
+    """``("draw" | "quit_alone" | "quit_safe" | "quit_cheap", facts)`` when nothing fits."""
     hand = view["hand"]
     me = view["seat"]
     score = hand_score(hand)
     others = [seat for seat in view["seats"] if seat["seat"] != me and seat["in_round"]]
     active = [seat for seat in others if not seat["quit"] and not seat["left"]]
     if not active:
-        return False
+        return "quit_alone", {"score": score}
     if view["variant"] == ENGLERT:
         rival = max(_expected_hand_score(seat["hand_size"]) for seat in others)
         if score < ENGLERT_SAFE_SHARE * rival:
-            return False
+            return "quit_safe", {"score": score, "rival": round(rival)}
     shortest = min(seat["hand_size"] for seat in active)
     share = min(MAX_SHED_SHARE, SHED_PER_OPPONENT_CARD * shortest)
     extra = _expected_draw_cost(hand, view["discard_top"])
-    return (score + extra) * (1 - share) < score
+    facts = {"score": score, "expected": round(extra, 1), "shortest": shortest}
+    return ("draw" if (score + extra) * (1 - share) < score else "quit_cheap"), facts

@@ -48,7 +48,7 @@ und Festlegungen“):
 
 from games.engines.base import IllegalAction, bot_continue, random_action
 
-from .bots import bot_action
+from .bots import bot_action, bot_choice
 from .engine import (
     MAX_TURNS,
     OVER,
@@ -101,6 +101,7 @@ __all__ = [
     "arrange",
     "begin_turn",
     "bot_action",
+    "bot_choice",
     "bot_continue",
     "card_count",
     "fits",

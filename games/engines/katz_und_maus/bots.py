@@ -58,10 +58,27 @@ def _card_of(action: dict, me: dict, hand: list[str]) -> str:
 
 def bot_action(view: dict, rng: random.Random) -> dict:
     """A strategic move for the seat the view belongs to (see the module docs)."""
+    return bot_choice(view, rng)[0]
+
+
+def bot_choice(view: dict, rng: random.Random) -> tuple[dict, dict]:
+    """``bot_action`` plus the reason: ``{"code": …, "seat": …, plain data}``.
+
+    Codes: ``confirm`` (scoring wait), ``follow_hint`` (the partner's hint),
+    ``stock_play`` (the stock card fits; ``pile``), ``chain`` (a step towards the stock
+    card: ``pile``, ``target`` value, ``source``), ``safe_play`` (a card that helps
+    nobody else; ``source``, ``pile``, ``blocks``: it takes a value an opponent's
+    stock card needs), ``discard`` (the turn ends; ``card``, ``pile``, ``kept_useful``:
+    the card is of no use for the next chain), ``end`` (no stock left: end the turn).
+    Everything named is on the table once the move is made, except which hand
+    cards the bot kept.
+    """
+    seat = view["seat"]
     routine = bot_routine(view)
     if routine is not None:
-        return routine
-    return _Planner(view, rng).choose()
+        return routine, {"code": "confirm", "seat": seat}
+    action, reason = _Planner(view, rng).choose_with_reason()
+    return action, {"seat": seat, **reason}
 
 
 class _Planner:
@@ -106,8 +123,35 @@ class _Planner:
     # --- Decision ---------------------------------------------------------------
 
     def choose(self) -> dict:
-        action = self._follow_hint() or self._stock_play() or self._chain() or self._safe_play()
-        return action or self._end_turn()
+        return self.choose_with_reason()[0]
+
+    def choose_with_reason(self) -> tuple[dict, dict]:
+        action = self._follow_hint()
+        if action:
+            return action, {"code": "follow_hint", "pile": action["pile"]}
+        action = self._stock_play()
+        if action:
+            return action, {"code": "stock_play", "pile": action["pile"]}
+        action = self._chain()
+        if action:
+            return action, {
+                "code": "chain",
+                "pile": action["pile"],
+                "target": _value(self.me["stock_top"]),
+                "source": action["source"],
+            }
+        action = self._safe_play()
+        if action:
+            return action, {
+                "code": "safe_play",
+                "pile": action["pile"],
+                "source": action["source"],
+                "blocks": self._risk_change(action["pile"]) < 0,
+            }
+        action = self._end_turn()
+        if action["type"] == "end":
+            return action, {"code": "end"}
+        return action, {"code": "discard", "card": action["card"], "pile": action["pile"]}
 
     def _follow_hint(self) -> dict | None:
         hint = self.me.get("hint")

@@ -35,7 +35,7 @@ Festlegungen“ says the same):
 
 from games.engines.base import IllegalAction, random_action
 
-from .bots import SPEED_NAMES, SPEEDS, bot_action
+from .bots import SPEED_NAMES, SPEEDS, bot_action, bot_choice
 from .engine import (
     ALREADY_SWAPPED,
     CHOOSE_FIRST,
@@ -105,6 +105,7 @@ __all__ = [
     "apply",
     "arranged",
     "bot_action",
+    "bot_choice",
     "bot_view",
     "caller_right",
     "card_counts",

@@ -123,11 +123,32 @@ def _best_gain(stacks, index, middle) -> int:
 
 def bot_action(view: dict, rng: random.Random) -> dict | None:
     """The bot's next step; ``None`` means it just watches the middle this step."""
+    return bot_choice(view, rng)[0]
+
+
+def bot_choice(view: dict, rng: random.Random) -> tuple[dict | None, dict]:
+    """``bot_action`` plus the reason ``{"code": …, "seat": …, plain data}``.
+
+    Codes: ``ready`` (the reveal), ``idle`` (may not act), ``stop_finished`` (every
+    own stack is finished), ``stop_early`` (a Schummelkatze's gamble), ``take_unseen``
+    (a stack not looked at yet), ``take_gain`` (a middle card would improve it),
+    ``take_next`` (the next unfinished stack), ``put_back_finished``, ``swap_gain``
+    (``give``/``want``: the swap brings the stacks closer to done), ``swap_churn``
+    (a sideways swap to free a mood), ``watch`` (keep the last open stack and wait
+    for the middle), ``put_back`` (nothing in the middle helps this stack).
+    """
+    seat = view.get("seat")
+
+    def why(code: str, **data) -> dict:
+        return {"code": code, "seat": seat, **data}
+
     phase = view["phase"]
     if phase == "reveal":
-        return {"type": "continue"} if view["legal_actions"] else None
+        if view["legal_actions"]:
+            return {"type": "continue"}, why("ready")
+        return None, why("idle")
     if phase != "play" or not view["legal_actions"]:
-        return None
+        return None, why("idle")
     middle = view["middle"]
     held = view["held"]
     remembered = view.get("remembered")
@@ -138,26 +159,31 @@ def bot_action(view: dict, rng: random.Random) -> dict | None:
     stacks = [list(stack) if stack is not None else None for stack in remembered]
     finished = [stack is not None and is_finished(stack) for stack in stacks]
     if all(finished):
-        return dict(STOP)
+        return dict(STOP), why("stop_finished", stacks=len(stacks))
     if view.get("cheater") and sum(finished) >= len(stacks) - 1 and rng.random() < CHEAT_CHANCE:
-        return dict(STOP)
+        return dict(STOP), why("stop_early")
     if held is None:
-        return {"type": "take", "stack": _choose_stack(view, stacks, finished, rng)}
+        stack, code = _choose_stack(view, stacks, finished, rng)
+        return {"type": "take", "stack": stack}, why(code, stack=stack)
     if finished[held]:
-        return dict(PUT_BACK)
+        return dict(PUT_BACK), why("put_back_finished", stack=held)
     options = swaps(stacks, held, middle)
     best = max((gain for gain, _, _ in options), default=0)
     if best > 0:
         top = [option for option in options if option[0] == best]
         _, give, want = _pick(top, stacks, rng)
-        return {"type": "swap", "give": give, "want": want}
+        return {"type": "swap", "give": give, "want": want}, why(
+            "swap_gain", give=mood_of(give), want=mood_of(want)
+        )
     churn = min(MAX_CHURN, CHURN_PER_STEP * view.get("since_gain", 0))
     if options and rng.random() < churn:
         _, give, want = rng.choice(options)
-        return {"type": "swap", "give": give, "want": want}
+        return {"type": "swap", "give": give, "want": want}, why(
+            "swap_churn", give=mood_of(give), want=mood_of(want)
+        )
     if not any(not done for i, done in enumerate(finished) if i != held):
-        return None  # the only unfinished stack: keep it and watch the middle
-    return dict(PUT_BACK)
+        return None, why("watch")  # the only unfinished stack: keep it and watch the middle
+    return dict(PUT_BACK), why("put_back", stack=held)
 
 
 def _pick(options: list[tuple], stacks, rng: random.Random) -> tuple:
@@ -168,20 +194,21 @@ def _pick(options: list[tuple], stacks, rng: random.Random) -> tuple:
     return options[0] if len(options) == 1 else rng.choice(options)
 
 
-def _choose_stack(view: dict, stacks, finished, rng: random.Random) -> int:
+def _choose_stack(view: dict, stacks, finished, rng: random.Random) -> tuple[int, str]:
+    """The stack to take up and the reason's code."""
     open_ = [i for i, done in enumerate(finished) if not done]
     unseen = [i for i in open_ if stacks[i] is None]
     if unseen:
-        return unseen[0]
+        return unseen[0], "take_unseen"
     middle = view["middle"]
     gains = {i: _best_gain(stacks, i, middle) for i in open_}
     best = max(gains.values())
     if best > 0:
         top = [i for i in open_ if gains[i] == best]
-        return top[0] if len(top) == 1 else rng.choice(top)
+        return (top[0] if len(top) == 1 else rng.choice(top)), "take_gain"
     last = view.get("last_put")
     if last is None:
-        return open_[0]
+        return open_[0], "take_next"
     later = [i for i in open_ if i > last] + [i for i in open_ if i <= last]
     others = [i for i in later if i != last]
-    return (others or later)[0]
+    return (others or later)[0], "take_next"

@@ -377,7 +377,7 @@ def _advance(state: dict, now: float | None, events: list) -> None:
 def _bot_step(state: dict, seat: int, events: list) -> None:
     step = state["bot_steps"][seat]
     rng = bot_module.step_rng(state["seed"], state["round"], seat, step)
-    action = bot_module.bot_action(bot_view(state, seat), rng)
+    action, reason = bot_module.bot_choice(bot_view(state, seat), rng)
     state["bot_steps"][seat] = step + 1
     round_ = state["round"]
     if action is not None:
@@ -386,7 +386,10 @@ def _bot_step(state: dict, seat: int, events: list) -> None:
         except IllegalAction:
             action = None  # cannot happen with a sound bot; a lost step at worst
     if action is not None:
+        first = len(events)
         _act(state, seat, action, events)
+        if len(events) > first:  # the site keeps the reason with the move (``why``)
+            events[first]["why"] = reason
     if state["phase"] == PLAY and state["round"] == round_:
         _note_progress(state, seat)
         state["bot_due"][seat] = state["now"] + _bot_delay(state, seat, step + 1)

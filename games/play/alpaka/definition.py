@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engines import alpaka
-from games.play.alpaka import example_fields, examples, presenter, statistics, steps
+from games.play.alpaka import coach, example_fields, examples, presenter, statistics, steps
 from games.play.definition import Choice, DemoSpec, GameDefinition, Option
 
 ALPAKA = GameDefinition(
@@ -51,6 +51,7 @@ ALPAKA = GameDefinition(
     rooms=True,
     lobby_hint="Wer zuerst am Tisch saß, gibt in der ersten Runde.",
     demo=DemoSpec(template="play/demo.html", bot_counts=(1, 2, 3, 4, 5), default_bots=2),
+    coach=coach.COACH,
     verifiers=examples.VERIFIERS,
     example_fields=example_fields.EXAMPLE_FIELDS,
     example_steps=steps.example_steps,

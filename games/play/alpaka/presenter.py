@@ -473,3 +473,87 @@ def _outcome(view: dict, viewer: Viewer) -> dict | None:
         "won": me in result["winners"],
         "abandoned": result["reason"] == "abandoned",
     }
+
+
+# --- The coach: tips and „Warum?“ (games.play.coach) --------------------------------
+
+
+def move_text(action: dict, view: dict) -> str:
+    """The tip's move for the viewer („Leg eine 5.“)."""
+    kind = action.get("type")
+    if kind == "play":
+        return f"Leg {texts.card_a(action['card'])}."
+    if kind == "draw":
+        return "Zieh eine Karte."
+    if kind == "quit":
+        return "Steig aus."
+    if kind == "continue":
+        return "Bestätige die Wertung mit „Weiter“."
+    return ""
+
+
+def _minus(score: int) -> str:
+    return texts.points(score)
+
+
+def _decimal(value: float) -> str:
+    return f"{value:.1f}".replace(".", ",")
+
+
+def reason_text(reason: dict, view: dict) -> str:
+    """A bot's reason in words. The viewer's own reason (a tip) may name the hand;
+    another seat's only what the table shows."""
+    code = reason.get("code")
+    mine = reason.get("seat") == view.get("seat")
+    if code == "confirm":
+        return "Die Runde ist gewertet – mit „Weiter“ geht es zur nächsten."
+    if code in ("play_out", "play_only", "play_best") and not mine:
+        return (
+            "Eine passende Karte zu legen kostet nie etwas: Die Hand wird kleiner, "
+            "und aussteigen kann man im nächsten Zug immer noch."
+        )
+    if code == "play_out":
+        return "Damit kannst du deine Hand nach und nach ganz leer spielen – das gibt einen Chip zurück."
+    if code == "play_only":
+        return "Nur diese Zahl passt, und legen ist besser als ziehen: Deine Hand wird kleiner."
+    if code == "play_best":
+        chain = reason.get("chain", 0)
+        more = (
+            f" Danach kannst du noch {chain} Karte{'n' if chain != 1 else ''} anschließen."
+            if chain
+            else ""
+        )
+        return "Von den passenden Karten wirst du mit dieser am meisten Minuspunkte los." + more
+    if code == "draw":
+        if not mine:
+            return (
+                "Nichts passte, und die anderen haben noch einige Karten – es bleibt Zeit, "
+                "die gezogene Karte wieder loszuwerden."
+            )
+        return (
+            f"Nichts passt. Deine Hand kostet jetzt {_minus(reason.get('score', 0))}; die anderen "
+            f"haben noch mindestens {reason.get('shortest', 0)} Karten, also bleibt Zeit, "
+            "wieder Karten abzulegen."
+        )
+    if code == "quit_cheap":
+        if not mine:
+            return "Nichts passte, und die Hand war billig genug – ziehen hätte eher mehr gekostet."
+        return (
+            f"Nichts passt, und deine Hand kostet nur {_minus(reason.get('score', 0))}. Eine "
+            f"gezogene Karte kostet im Schnitt etwa {_decimal(reason.get('expected', 0))} mehr – "
+            "aussteigen ist hier billiger."
+        )
+    if code == "quit_safe":
+        return (
+            "Mit der Englert-Regel zahlt nur die teuerste Hand – diese Hand ist vermutlich "
+            "billiger als die der anderen."
+        )
+    if code == "quit_no_draw":
+        return "Nichts passt, und ziehen geht nicht mehr – also aussteigen."
+    if code == "quit_alone":
+        return "Alle anderen sind schon ausgestiegen – ziehen geht nicht mehr."
+    return ""
+
+
+def event_text(event: dict, view: dict) -> str:
+    return describe(event, view.get("seat"), view["names"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.engines import kaetzchen
 from games.play.definition import DemoExtra, DemoSpec, GameDefinition
-from games.play.kaetzchen import board, example_fields, examples, statistics, steps
+from games.play.kaetzchen import board, coach, example_fields, examples, statistics, steps
 
 KAETZCHEN = GameDefinition(
     key="kaetzchen",
@@ -32,6 +32,7 @@ KAETZCHEN = GameDefinition(
         profile={"games": 1, "auto": False, "speed": board.DEFAULT_SPEED},
         anchor="kz-demo",
     ),
+    coach=coach.COACH,
     verifiers=examples.VERIFIERS,
     example_fields=example_fields.EXAMPLE_FIELDS,
     example_steps=steps.example_steps,

@@ -73,3 +73,33 @@ def result_text(result: dict, opponent: Opponent = DEMO) -> str:
 
 def turn_text(turn: int | None, opponent: Opponent = DEMO) -> str:
     return {YOU: "Du bist dran.", CAT: f"{opponent.name} ist dran."}.get(turn, "")
+
+
+# --- The coach: tips and „Warum?“ (games.play.coach) --------------------------------
+
+RANK_WORDS = {"A": "Ass", "J": "Bube", "Q": "Dame", "K": "König"}
+
+
+def move_text(action: dict, view: dict) -> str:
+    return "Deck deine oberste Karte auf."
+
+
+def reason_text(reason: dict, view: dict) -> str:
+    """Why the only move is made; the chances named come from the open table."""
+    if reason.get("code") != "only_move":
+        return ""
+    mine = reason.get("seat") == view.get("seat")
+    text = "In Kätzchen-Angeln gibt es nichts zu entscheiden: Wer dran ist, deckt auf."
+    ranks = [RANK_WORDS.get(rank, rank) for rank in reason.get("fishing", [])]
+    if not ranks:
+        return text + " Der Tisch ist leer, die Karte bleibt also liegen."
+    who = "du" if mine else "Kätzchen"
+    listed = ", ".join(ranks)
+    return (
+        f"{text} Zeigt die Karte einen Rang, der schon liegt ({listed}), angelt {who}; "
+        "ein Bube räumt den ganzen Tisch ab."
+    )
+
+
+def coach_event_text(event: dict, view: dict) -> str:
+    return event_text(event)

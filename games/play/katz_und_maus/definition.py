@@ -13,7 +13,14 @@ from games.engines import katz_und_maus as km
 from games.engines.base import IllegalAction
 from games.play import driver
 from games.play.definition import Choice, DemoExtra, DemoSpec, GameDefinition, Option
-from games.play.katz_und_maus import example_fields, examples, presenter, statistics, steps
+from games.play.katz_und_maus import (
+    coach,
+    example_fields,
+    examples,
+    presenter,
+    statistics,
+    steps,
+)
 
 ALONE, TEAMS = "allein", "team"
 # When the draw pile is used up: the source's end of game, or our variant.
@@ -153,6 +160,7 @@ KATZ_UND_MAUS = GameDefinition(
         # Any version: it only fast-forwards the bots, whatever the page showed.
         extras={"schneller": DemoExtra(run=_faster, versioned=False)},
     ),
+    coach=coach.COACH,
     verifiers=examples.VERIFIERS,
     example_fields=example_fields.EXAMPLE_FIELDS,
     example_steps=steps.example_steps,

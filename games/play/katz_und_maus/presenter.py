@@ -667,3 +667,83 @@ def _outcome(view: dict, me, words: Words, events: list[dict]) -> dict | None:
     if last_round is not None and result["reason"] != "target":
         summary = _round_sentence(last_round, words) + " " + summary
     return {"won": won, "draw": result["draw"], "summary": summary}
+
+
+# --- The coach: tips and „Warum?“ (games.play.coach) --------------------------------
+
+
+def _source_text(action: dict, view: dict) -> str:
+    source = action.get("source")
+    if source == "stock":
+        return "von deinem Spielerstapel"
+    if source == "hand":
+        return "von der Hand"
+    return f"von Ablagestapel {action.get('index', 0) + 1}"
+
+
+def move_text(action: dict, view: dict) -> str:
+    """The tip's move for the viewer („Leg die 7 von der Hand auf Baustapel 2.“)."""
+    kind = action.get("type")
+    if kind == "play":
+        me = view["seats"][view["seat"]]
+        if action["source"] == "stock":
+            code = me["stock_top"]
+        elif action["source"] == "hand":
+            code = action["card"]
+        else:
+            code = me["discards"][action["index"]][-1]
+        return (
+            f"Leg {card_acc(code)} {_source_text(action, view)} auf Baustapel {action['pile'] + 1}."
+        )
+    if kind == "discard":
+        return f"Leg {card_acc(action['card'])} auf Ablagestapel {action['pile'] + 1} – Zugende."
+    if kind == "end":
+        return "Beende deinen Zug."
+    if kind == "continue":
+        return "Weiter zum nächsten Spiel."
+    return ""
+
+
+def reason_text(reason: dict, view: dict) -> str:
+    """A bot's reason in words: everything named lies open on the table once the move
+    is made (a bot's kept hand cards are never named)."""
+    code = reason.get("code")
+    mine = reason.get("seat") == view.get("seat")
+    pile = reason.get("pile", 0) + 1
+    if code == "confirm":
+        return "Das Spiel ist gewertet – mit „Weiter“ geht es zum nächsten."
+    if code == "follow_hint":
+        return "Der Partner hat genau diesen Zug vorgeschlagen, und er ist gerade erlaubt."
+    if code == "stock_play":
+        return (
+            "Die oberste Karte des Spielerstapels passt – sie zuerst zu legen ist das Ziel: "
+            "Wer den Spielerstapel leert, gewinnt."
+        )
+    if code == "chain":
+        target = value_name(reason.get("target") or 0)
+        whose = "deinem" if mine else "seinem"
+        return (
+            f"Baustapel {pile} soll bis zur Karte oben auf {whose} Spielerstapel ({target}) "
+            "wachsen – dieser Zug ist ein Schritt dorthin. Ablagekarten zuerst, Könige zuletzt."
+        )
+    if code == "safe_play":
+        text = "Diese Karte wird man los, ohne einem Gegner den nächsten Wert vorzulegen."
+        if reason.get("blocks"):
+            text = (
+                f"Auf Baustapel {pile} wäre sonst bald die Spielerstapel-Karte eines Gegners "
+                "dran – diese Karte verschiebt den Wert."
+            )
+        return text
+    if code == "discard":
+        return (
+            "Nichts Sinnvolles passt mehr: Abgelegt wird die Karte, die für die nächsten Züge "
+            "am wenigsten hilft, möglichst auf eine gleiche oder höhere Karte – so bleiben die "
+            "Ablagestapel später spielbar."
+        )
+    if code == "end":
+        return "Der Spielerstapel ist leer, und nichts passt mehr – der Zug endet ohne Ablegen."
+    return ""
+
+
+def event_text(event: dict, view: dict) -> str:
+    return describe(event, view.get("seat"), view["names"])

@@ -17,7 +17,7 @@ from games.play.definition import (
     GameDefinition,
     Option,
 )
-from games.play.the_cat import example_fields, examples, presenter, statistics, steps
+from games.play.the_cat import coach, example_fields, examples, presenter, statistics, steps
 from games.play.wording import join_names
 
 CHEAT_ON = "an"
@@ -120,6 +120,7 @@ THE_CAT = GameDefinition(
         bot_counts=(1, 2, 3),
         default_bots=2,
     ),
+    coach=coach.COACH,
     poll_ms=500,
     verifiers=examples.VERIFIERS,
     example_fields=example_fields.EXAMPLE_FIELDS,

@@ -441,3 +441,76 @@ def _outcome(view: dict, viewer: Viewer) -> dict | None:
     if result["reason"] == "abandoned":
         summary = "Es sind zu wenige Spieler übrig. " + summary
     return {"standings": standings, "summary": summary, "won": viewer.me in result["winners"]}
+
+
+# --- The coach: tips and „Warum?“ (games.play.coach) --------------------------------
+
+
+def move_text(action: dict, view: dict) -> str:
+    """The tip's move for the viewer („Tausche „grimmig“ gegen „stolz“ aus der Mitte.“)."""
+    kind = action.get("type")
+    if kind == "take":
+        return f"Nimm deinen Stapel {action['stack'] + 1} auf."
+    if kind == "swap":
+        give, want = the_cat.mood_of(action["give"]), the_cat.mood_of(action["want"])
+        return f"Tausche {quoted(give)} aus deiner Hand gegen {quoted(want)} aus der Mitte."
+    if kind == "put_back":
+        return "Leg den Stapel verdeckt zurück."
+    if kind == "stop":
+        return "Ruf „Stopp!“."
+    if kind == "continue":
+        return "Weiter zur nächsten Runde."
+    if kind == "wait":
+        return "Halte deinen Stapel und behalte die Mitte im Blick."
+    return ""
+
+
+def reason_text(reason: dict, view: dict) -> str:
+    """A bot's reason in words. Another seat's reason names only what everyone saw: the
+    moods that went through the middle, never the cards in its stacks. A code this
+    presenter does not know gets the coach's general sentence ("")."""
+    code = reason.get("code")
+    mine = reason.get("seat") == view.get("seat")
+    if code == "ready":
+        return "Die Runde ist aufgelöst – bereit für die nächste."
+    if code == "stop_finished":
+        if mine:
+            return "Alle deine Stapel sind fertig: je vier Karten einer Laune. Wer richtig ruft, bekommt einen Punkt extra."
+        return "Wer „Stopp!“ ruft, meint: Alle eigenen Stapel sind fertig. Ob das stimmt, zeigt die Auflösung."
+    if code == "stop_early":
+        return "Die Schummelkatze ruft manchmal zu früh – liegt sie falsch, bekommt sie 0 Punkte."
+    if code == "take_unseen":
+        if mine:
+            return "Diesen Stapel hast du in dieser Runde noch nicht angesehen – erst wissen, was drin ist."
+        return "Ein Stapel, den man noch nicht kennt, wird zuerst angesehen."
+    if code == "take_gain":
+        if mine:
+            return "Eine Karte in der Mitte passt zu diesem Stapel – so wird er voller."
+        return "In der Mitte liegt eine Laune, die zu einem der eigenen Stapel passt."
+    if code == "take_next":
+        return "Der nächste Stapel, der noch nicht fertig ist, kommt dran."
+    if code == "put_back_finished":
+        return "Der Stapel ist fertig – zurücklegen und am nächsten arbeiten."
+    if code == "swap_gain":
+        want = quoted(reason.get("want", ""))
+        if mine:
+            return (
+                f"Mit {want} kommt dein Stapel einer Laune näher – eine Karte mehr derselben Laune."
+            )
+        return (
+            f"{want} passt besser in den Stapel in der Hand als die Karte, die in die Mitte ging."
+        )
+    if code == "swap_churn":
+        return (
+            "Länger ging nichts voran: Ein Tausch ohne direkten Gewinn bringt eine andere "
+            "Laune in die Mitte und löst so einen Stau."
+        )
+    if code == "put_back":
+        return "Nichts in der Mitte hilft diesem Stapel – zurücklegen und einen anderen versuchen."
+    if code == "watch":
+        return "Das ist der letzte offene Stapel: Halten und auf die passende Karte in der Mitte warten."
+    return ""
+
+
+def event_text(event: dict, view: dict) -> str:
+    return describe(event, view.get("seat"), view["names"])
