@@ -88,6 +88,8 @@ def play_context(request, game, with_state: bool = False) -> dict:
         heads.append("play/demo_head.html")
     if play is not None and play.head_template:
         heads.append(play.head_template)
+    if play is not None and play.coach is not None:
+        heads.append("play/coach_head.html")
     context = {"play": play, "demo": demo, "head_templates": heads if demo else []}
     if with_state:
         back = demo_views.return_path(request, game.slug)

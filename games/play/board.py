@@ -104,12 +104,17 @@ def generic_board(
         "replay_url": _replay_url(row),
     }
     if row.state is not None:
+        # An engine that takes the time as input is drawn at the demo's own clock.
+        clocked = {"now": driver.game_now(row).timestamp()} if definition.simultaneous else {}
         table = definition.present(
             definition.view(row.state, driver.YOU),
             bots=driver.bot_seats(row, definition),
             log=row.log,
             since=since,
+            **clocked,
         )
+        if driver.bots_wait(definition, row):
+            table["countdown"] = None  # the guided first round has no time pressure
         context["table"] = table
         context["mid_game"] = not table.finished
         if row.bot_due is not None and definition.bot_delay is not None:

@@ -26,7 +26,6 @@ from django.urls import reverse
 from games.play.definition import CoachNote, GameDefinition
 
 SEAT = 0  # the reader's seat in the demo
-RECENT = 3  # bot moves with „Warum?“ shown under the table
 GENERIC_REASON = "Der Bot hat abgewogen, was ihm am meisten nützt."
 WAIT = {"type": "wait"}  # what a tip words when the best move is to do nothing now
 
@@ -83,12 +82,13 @@ def reason_text(definition: GameDefinition, reason: dict | None, view: dict) -> 
     return spec.reason_text(reason, view) or GENERIC_REASON
 
 
-def explained(definition: GameDefinition, log: list, view: dict, limit: int = RECENT) -> list:
+def explained(definition: GameDefinition, log: list, view: dict) -> list:
     """The last bots' moves in the log with their reasons, newest first:
-    ``{"v", "move", "why"}``."""
+    ``{"v", "move", "why"}`` (as many as ``CoachSpec.recent``)."""
     spec = definition.coach
     if spec is None:
         return []
+    limit = spec.recent
     rows = []
     for entry in reversed(log or []):
         why = entry.get("why")

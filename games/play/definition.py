@@ -111,6 +111,7 @@ class CoachSpec:
     knowledge: Callable[[dict, int], dict] | None = None
     # (state) -> in a guided first game the bots wait for the learner now
     bots_wait: Callable[[dict], bool] | None = None
+    recent: int = 3  # the bots' last moves shown with „Warum?“
 
 
 @dataclass(frozen=True)

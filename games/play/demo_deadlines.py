@@ -82,7 +82,7 @@ def _drawn(definition: GameDefinition, row, since: int):
     def draw() -> str:
         demo = board.draw(definition, row, back=board.demo_page(definition), since=since)
         template = f"{definition.demo.template}#{definition.demo.partial}"
-        return render_to_string(template, {"demo": demo, "pushed": True})
+        return render_to_string(template, {"demo": demo, "pushed": True, "partial": True})
 
     return draw
 

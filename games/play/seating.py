@@ -26,6 +26,9 @@ class Viewer:
     log: Sequence[dict] = ()  # the public events as ``{"v": version, "event": …}``, newest last
     since: int | None = None  # the version the client showed: what is newer is news
     you: str = "Du"  # the viewer's name in lists and tables
+    # The table's clock (seconds) for engines that take the time as input; None: real time.
+    # The demo's clock stands still during pauses, so it differs from real time there.
+    now: float | None = None
 
     @property
     def me(self) -> int | None:

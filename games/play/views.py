@@ -130,7 +130,8 @@ def _respond(request, definition, outcome, *, since=None, show_refusal=True, sta
                 result=result,
                 since=since,
                 stale=outcome.stale,
-            )
+            ),
+            "partial": True,  # an answer swapped into the page: out-of-band parts may come along
         }
         response = render(request, f"{definition.demo.template}#{definition.demo.partial}", context)
         # rooms.js never swaps an older table over a newer one (the same guard as rooms).
@@ -289,7 +290,7 @@ def poll(request, slug):
         return response
     row = _caught_up(request, definition, row)
     back = return_path(request, definition.slug)
-    context = {"demo": board.draw(definition, row, back=back, since=since)}
+    context = {"demo": board.draw(definition, row, back=back, since=since), "partial": True}
     response = render(request, f"{definition.demo.template}#{definition.demo.partial}", context)
     response["X-Room-Version"] = str(row.version)
     patch_cache_control(response, no_store=True)

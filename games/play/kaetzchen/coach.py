@@ -7,7 +7,7 @@ from games.play.kaetzchen import presenter
 
 NOTES = {
     "flip": CoachNote(
-        "Tipp auf deinen Stapel: Du deckst die oberste Karte auf und legst sie ans Ende der "
+        "Tippe auf deinen Stapel: Du deckst die oberste Karte auf und legst sie ans Ende der "
         "Reihe. Danach ist Kätzchen dran.",
         "ablauf",
     ),
@@ -37,9 +37,8 @@ def notes(view: dict, events: list[dict], guided: bool) -> list[str]:
     if "fish" in kinds or "jack" in kinds:
         keys.append("won")
     if view["turn"] == view["seat"]:
-        keys.append("flip")
-        if view["table"]:
-            keys.append("fish")
+        # With cards on the table, fishing is what matters; flipping is plain anyway.
+        keys += ["fish", "flip"] if view["table"] else ["flip"]
     return keys
 
 
@@ -49,4 +48,5 @@ COACH = CoachSpec(
     event_text=presenter.coach_event_text,
     notes=notes,
     note_texts=NOTES,
+    recent=1,  # Kätzchen's flips are all alike: its last one is enough
 )

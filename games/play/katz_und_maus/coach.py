@@ -51,4 +51,5 @@ COACH = CoachSpec(
     event_text=presenter.event_text,
     notes=notes,
     note_texts=NOTES,
+    recent=5,  # a bot's turn is several moves
 )

@@ -294,7 +294,8 @@ def _countdown(viewer: Viewer) -> dict | None:
     without a bar (no ``total``): the cushion shows the time only."""
     view = viewer.view
     if view["phase"] == the_cat.PLAY and view["deadline"] is not None:
-        seconds = math.ceil(view["deadline"] - clock.now().timestamp())
+        now = viewer.now if viewer.now is not None else clock.now().timestamp()
+        seconds = math.ceil(view["deadline"] - now)
         return timer(seconds, None, "Rundenzeit", False)
     if view["phase"] == the_cat.REVEAL:
         return viewer.wait_timer(None, "Nächste Runde in")
