@@ -126,3 +126,30 @@ def test_guided_first_game_on_a_phone_notes_tip_and_why(alpaka, phone):
     )
     expect(demo.locator("[data-coach-note]")).to_have_count(0)
     assert_accessible(page)
+
+
+@pytest.fixture
+def cat(monkeypatch):
+    game = make_game("the-cat", title="The Cat", demo_engine="the_cat", players_max=4)
+    make_article(game)
+    monkeypatch.setattr("games.play.table.new_seed", lambda: SEED)
+    return game
+
+
+def test_the_cat_guided_first_round_on_a_phone(cat, phone):
+    """The Cat's first round: the bots wait (the page names it), a stack taken brings the
+    note on swapping, and „Tipp“ works from the reader's side of the table only."""
+    page = phone
+    page.goto("/spiele/the-cat/demo/")
+    page.get_by_role("button", name="Spiel starten").tap()
+    note = page.locator("[data-coach-note]")
+    expect(note).to_have_attribute("data-coach-note", "waiting")
+    expect(note).to_contain_text("Die Bots warten auf dich")
+    expect(page.locator(".cat-timer, .table-timer")).to_have_count(0)  # no time pressure
+    page.get_by_role("button", name="Stapel 1 aufnehmen").tap()
+    expect(note).to_have_attribute("data-coach-note", "swap")
+    page.get_by_role("button", name="Tipp").tap()
+    expect(page.locator("[data-coach-tip]")).to_contain_text("Tipp:")
+    screenshot(page, "coach-the-cat-phone")
+    _demo_shot(page.locator("#the_cat-demo"), "coach-the-cat-phone")
+    assert_accessible(page)

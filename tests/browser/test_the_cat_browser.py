@@ -91,12 +91,22 @@ def arrange(fake):
     demo.save()
 
 
+def coach_off(page) -> None:
+    """„Erklärungen aus“: the bots play the first round on their own clock (in the guided
+    first game they wait for the learner, tests/browser/test_coach_browser.py)."""
+    page.get_by_role("button", name="Erklärungen").click()
+    expect(page.get_by_role("button", name="Erklärungen")).to_have_attribute(
+        "aria-pressed", "false"
+    )
+
+
 def test_demo_round_against_slow_bots_ends_with_a_correct_stop(cat, frozen, open_browser):
     page = open_browser(DESKTOP)
     page.goto(DEMO)
     page.get_by_text("gemütlich", exact=True).click()
     page.get_by_role("button", name="Spiel starten").click()
     expect(page.locator(".cat-status")).to_contain_text("Tippe auf einen deiner Stapel")
+    coach_off(page)
     arrange(frozen)
     page.reload()
     expect(page.locator(".cat-player")).to_have_count(2)
@@ -237,6 +247,7 @@ def test_demo_moves_count_on_an_old_picture_and_a_chosen_set_is_named(cat, froze
     note = page.locator(".cat-note")
     expect(note).to_have_text("Zu zweit aus dem Spiel: grimmig, erschrocken, traurig, beleidigt.")
     shot(page, "the-cat-demo-two-players-phone")
+    coach_off(page)
 
     page.route(re.compile(r"/status/"), lambda route: route.fulfill(status=204))
     shown = version(page)
