@@ -61,7 +61,11 @@ def make_move(page, root, action: dict, drag: bool = False) -> None:
     source = root.locator(f'label:has(input[name="wahl"][value="{key}"])')
     if drag:
         value = zug(action)
-        source.drag_to(root.locator(f'.km-build:has(button[name="zug"][value="{value}"])'))
+        target = root.locator(f'.km-build:has(button[name="zug"][value="{value}"])')
+        # Hand and build piles on one screen (the page may have scrolled to what is under
+        # the table): the drag starts and ends where a reader sees both.
+        target.scroll_into_view_if_needed()
+        source.drag_to(target)
         return
     source.click()
     expect(button).to_be_visible()

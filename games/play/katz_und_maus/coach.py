@@ -51,5 +51,5 @@ COACH = CoachSpec(
     event_text=presenter.event_text,
     notes=notes,
     note_texts=NOTES,
-    recent=5,  # a bot's turn is several moves
+    recent=4,  # a bot's turn is several moves
 )

@@ -71,6 +71,8 @@ def test_a_real_time_demo_left_alone_does_not_play_on_without_its_reader(client,
 
     make_game("the-cat", title="The Cat", demo_engine="the_cat", players_max=6)
     frozen["now"] = timezone.now().replace(microsecond=0)
+    # Without the coach: in the guided first round the bots wait anyway (test_coach.py).
+    client.post("/spiele/the-cat/demo/erklaerungen/", {"an": "0"}, headers=HX)
     _start(client, "the-cat", {"bots": 3, "speed": "flink"})
     row = _row("the_cat")
     steps, round_clock = sum(row.state["bot_steps"]), row.state["now"] - row.state["round_started"]
