@@ -227,6 +227,27 @@ def test_every_reason_code_is_worded_and_unknown_ones_are_tolerated(key):
     )
 
 
+@pytest.mark.parametrize(
+    ("key", "codes"),
+    [
+        ("alpaka", ["play_out", "play_only", "play_best"]),
+        ("the_cat", ["put_back", "put_back_finished"]),
+        ("the_cat", ["swap_gain", "swap_churn"]),
+        ("the_cat", ["take_unseen", "take_gain", "take_next"]),
+        ("the_cat", ["stop_finished", "stop_early"]),
+    ],
+)
+def test_another_seat_s_reasons_do_not_tell_its_hidden_cards_apart(key, codes):
+    """Codes that differ only in what the bot holds (a finished stack, a cheap hand) are
+    worded alike for everybody else; for the reader's own tip they differ."""
+    definition = registry.get(key)
+    view = coach.knowledge(definition, next(iter(_positions(key))))
+    other = {definition.coach.reason_text({"code": code, "seat": 1}, view) for code in codes}
+    assert len(other) == 1 and other != {""}
+    own = {definition.coach.reason_text({"code": code, "seat": 0}, view) for code in codes}
+    assert len(own) == len(codes)
+
+
 def test_another_seat_s_reason_never_names_its_hand():
     """Alpaka: the reader's own reason may count the hand; a bot's only what is open."""
     definition = registry.get("alpaka")

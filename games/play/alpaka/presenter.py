@@ -500,18 +500,45 @@ def _decimal(value: float) -> str:
     return f"{value:.1f}".replace(".", ",")
 
 
+# Another seat's reason in words that name nothing about its hand (what fits, what it
+# costs): only the rule of thumb the bot follows and what lies open on the table.
+OTHERS = {
+    "confirm": "Die Runde ist gewertet – mit „Weiter“ geht es zur nächsten.",
+    "play": (
+        "Eine passende Karte zu legen kostet nie etwas: Die Hand wird kleiner, und aussteigen "
+        "kann man im nächsten Zug immer noch."
+    ),
+    "draw": (
+        "Ziehen statt aussteigen: Die anderen haben noch einige Karten, es bleibt also Zeit, "
+        "die gezogene Karte wieder loszuwerden."
+    ),
+    "quit": (
+        "Aussteigen statt ziehen: Der Bot schätzt, dass eine weitere Karte ihn mehr kosten "
+        "würde, als er bis zum Ende der Runde noch ablegen kann."
+    ),
+    "quit_safe": (
+        "Mit der Englert-Regel zahlt nur die teuerste Hand – wer nicht damit rechnet, sie zu "
+        "haben, steigt früh aus."
+    ),
+    "quit_no_draw": "Der Nachziehstapel ist leer – ziehen geht nicht mehr.",
+    "quit_alone": "Alle anderen sind schon ausgestiegen – ziehen geht nicht mehr.",
+}
+OTHER_CODES = {
+    "play_out": "play",
+    "play_only": "play",
+    "play_best": "play",
+    "quit_cheap": "quit",
+}
+
+
 def reason_text(reason: dict, view: dict) -> str:
     """A bot's reason in words. The viewer's own reason (a tip) may name the hand;
-    another seat's only what the table shows."""
+    another seat's only its rule of thumb (``OTHERS``); an unknown code: ""."""
     code = reason.get("code")
-    mine = reason.get("seat") == view.get("seat")
+    if reason.get("seat") != view.get("seat"):
+        return OTHERS.get(OTHER_CODES.get(code, code), "")
     if code == "confirm":
-        return "Die Runde ist gewertet – mit „Weiter“ geht es zur nächsten."
-    if code in ("play_out", "play_only", "play_best") and not mine:
-        return (
-            "Eine passende Karte zu legen kostet nie etwas: Die Hand wird kleiner, "
-            "und aussteigen kann man im nächsten Zug immer noch."
-        )
+        return OTHERS["confirm"]
     if code == "play_out":
         return "Damit kannst du deine Hand nach und nach ganz leer spielen – das gibt einen Chip zurück."
     if code == "play_only":
@@ -525,19 +552,12 @@ def reason_text(reason: dict, view: dict) -> str:
         )
         return "Von den passenden Karten wirst du mit dieser am meisten Minuspunkte los." + more
     if code == "draw":
-        if not mine:
-            return (
-                "Nichts passte, und die anderen haben noch einige Karten – es bleibt Zeit, "
-                "die gezogene Karte wieder loszuwerden."
-            )
         return (
             f"Nichts passt. Deine Hand kostet jetzt {_minus(reason.get('score', 0))}; die anderen "
             f"haben noch mindestens {reason.get('shortest', 0)} Karten, also bleibt Zeit, "
             "wieder Karten abzulegen."
         )
     if code == "quit_cheap":
-        if not mine:
-            return "Nichts passte, und die Hand war billig genug – ziehen hätte eher mehr gekostet."
         return (
             f"Nichts passt, und deine Hand kostet nur {_minus(reason.get('score', 0))}. Eine "
             f"gezogene Karte kostet im Schnitt etwa {_decimal(reason.get('expected', 0))} mehr – "
@@ -545,13 +565,13 @@ def reason_text(reason: dict, view: dict) -> str:
         )
     if code == "quit_safe":
         return (
-            "Mit der Englert-Regel zahlt nur die teuerste Hand – diese Hand ist vermutlich "
-            "billiger als die der anderen."
+            "Mit der Englert-Regel zahlt nur die teuerste Hand – deine ist vermutlich billiger "
+            "als die der anderen."
         )
     if code == "quit_no_draw":
         return "Nichts passt, und ziehen geht nicht mehr – also aussteigen."
     if code == "quit_alone":
-        return "Alle anderen sind schon ausgestiegen – ziehen geht nicht mehr."
+        return OTHERS["quit_alone"]
     return ""
 
 

@@ -735,13 +735,14 @@ def reason_text(reason: dict, view: dict) -> str:
             )
         return text
     if code == "discard":
+        lead = "Nichts Sinnvolles passt mehr: " if mine else "Der Zug endet mit dem Ablegen: "
         return (
-            "Nichts Sinnvolles passt mehr: Abgelegt wird die Karte, die für die nächsten Züge "
-            "am wenigsten hilft, möglichst auf eine gleiche oder höhere Karte – so bleiben die "
-            "Ablagestapel später spielbar."
+            lead + "Abgelegt wird die Karte, die für die nächsten Züge am wenigsten hilft, "
+            "möglichst auf eine gleiche oder höhere Karte – so bleiben die Ablagestapel später "
+            "spielbar."
         )
     if code == "end":
-        return "Der Spielerstapel ist leer, und nichts passt mehr – der Zug endet ohne Ablegen."
+        return "Ohne Spielerstapel wird nicht mehr abgelegt – der Zug endet so."
     return ""
 
 

@@ -466,41 +466,64 @@ def move_text(action: dict, view: dict) -> str:
     return ""
 
 
+# Another seat's reason in words that name nothing about its stacks (finished or not,
+# what fits): only what everyone saw and the rule of thumb behind the move.
+OTHERS = {
+    "ready": "Die Runde ist aufgelöst – bereit für die nächste.",
+    "stop": (
+        "Wer „Stopp!“ ruft, meint: Alle eigenen Stapel sind fertig. Ob das stimmt, zeigt die "
+        "Auflösung."
+    ),
+    "take": "Ein Stapel nach dem anderen: Wer einen zurücklegt, nimmt sich den nächsten vor.",
+    "swap": (
+        "Getauscht wird, was den eigenen Stapeln am ehesten hilft – manchmal auch nur, damit "
+        "wieder Bewegung in die Mitte kommt."
+    ),
+    "put_back": (
+        "Zurückgelegt wird ein Stapel, wenn er fertig ist oder ihm gerade nichts aus der Mitte "
+        "hilft."
+    ),
+    "watch": "Den Stapel halten und die Mitte beobachten, bis eine passende Karte kommt.",
+}
+OTHER_CODES = {
+    "stop_finished": "stop",
+    "stop_early": "stop",
+    "take_unseen": "take",
+    "take_gain": "take",
+    "take_next": "take",
+    "swap_gain": "swap",
+    "swap_churn": "swap",
+    "put_back_finished": "put_back",
+}
+
+
 def reason_text(reason: dict, view: dict) -> str:
-    """A bot's reason in words. Another seat's reason names only what everyone saw: the
-    moods that went through the middle, never the cards in its stacks. A code this
-    presenter does not know gets the coach's general sentence ("")."""
+    """A bot's reason in words. The viewer's own reason (a tip) may name its stacks;
+    another seat's only ``OTHERS``. A code this presenter does not know gets the coach's
+    general sentence ("")."""
     code = reason.get("code")
-    mine = reason.get("seat") == view.get("seat")
+    if reason.get("seat") != view.get("seat"):
+        return OTHERS.get(OTHER_CODES.get(code, code), "")
     if code == "ready":
-        return "Die Runde ist aufgelöst – bereit für die nächste."
+        return OTHERS["ready"]
     if code == "stop_finished":
-        if mine:
-            return "Alle deine Stapel sind fertig: je vier Karten einer Laune. Wer richtig ruft, bekommt einen Punkt extra."
-        return "Wer „Stopp!“ ruft, meint: Alle eigenen Stapel sind fertig. Ob das stimmt, zeigt die Auflösung."
+        return (
+            "Alle deine Stapel sind fertig: je vier Karten einer Laune. Wer richtig ruft, "
+            "bekommt einen Punkt extra."
+        )
     if code == "stop_early":
         return "Die Schummelkatze ruft manchmal zu früh – liegt sie falsch, bekommt sie 0 Punkte."
     if code == "take_unseen":
-        if mine:
-            return "Diesen Stapel hast du in dieser Runde noch nicht angesehen – erst wissen, was drin ist."
-        return "Ein Stapel, den man noch nicht kennt, wird zuerst angesehen."
+        return "Diesen Stapel hast du in dieser Runde noch nicht angesehen – erst wissen, was drin ist."
     if code == "take_gain":
-        if mine:
-            return "Eine Karte in der Mitte passt zu diesem Stapel – so wird er voller."
-        return "In der Mitte liegt eine Laune, die zu einem der eigenen Stapel passt."
+        return "Eine Karte in der Mitte passt zu diesem Stapel – so wird er voller."
     if code == "take_next":
         return "Der nächste Stapel, der noch nicht fertig ist, kommt dran."
     if code == "put_back_finished":
         return "Der Stapel ist fertig – zurücklegen und am nächsten arbeiten."
     if code == "swap_gain":
         want = quoted(reason.get("want", ""))
-        if mine:
-            return (
-                f"Mit {want} kommt dein Stapel einer Laune näher – eine Karte mehr derselben Laune."
-            )
-        return (
-            f"{want} passt besser in den Stapel in der Hand als die Karte, die in die Mitte ging."
-        )
+        return f"Mit {want} kommt dein Stapel einer Laune näher – eine Karte mehr derselben Laune."
     if code == "swap_churn":
         return (
             "Länger ging nichts voran: Ein Tausch ohne direkten Gewinn bringt eine andere "
@@ -509,7 +532,7 @@ def reason_text(reason: dict, view: dict) -> str:
     if code == "put_back":
         return "Nichts in der Mitte hilft diesem Stapel – zurücklegen und einen anderen versuchen."
     if code == "watch":
-        return "Das ist der letzte offene Stapel: Halten und auf die passende Karte in der Mitte warten."
+        return "Das ist dein letzter offener Stapel: Halten und auf die passende Karte in der Mitte warten."
     return ""
 
 
