@@ -460,3 +460,45 @@ def test_kaetzchen_module_exports_bot_choice():
     assert kaetzchen.bot_choice(kaetzchen.view(kaetzchen.new_game(1), 1), None)[0] == {
         "type": "flip"
     }
+
+
+# --- The moments a rule first matters, per game ----------------------------------------
+
+
+def test_each_game_names_the_moment_its_key_rule_first_matters():
+    from games.play.alpaka import coach as alpaka_coach
+    from games.play.kaetzchen import coach as kaetzchen_coach
+    from games.play.katz_und_maus import coach as km_coach
+    from games.play.the_cat import coach as cat_coach
+
+    # Kätzchen-Angeln: cards on the table – the reader's flip may fish.
+    state = kaetzchen.new_game(7)
+    assert kaetzchen_coach.notes(kaetzchen.view(state, 0), [], True) == ["flip"]
+    state["table"] = ["7H", "KD"]
+    assert kaetzchen_coach.notes(kaetzchen.view(state, 0), [], True)[0] == "fish"
+    # Alpaka: nothing fits – draw or „Aussteigen“.
+    state = alpaka.new_game(3, 2)
+    state["hands"][0], state["discard"], state["turn"] = ["6", "A"], ["2"], 0
+    assert alpaka_coach.notes(alpaka.view(state, 0), [], True) == ["nothing_fits", "quit"]
+    # Katz und Maus: the stock card fits.
+    state = km.arrange(2, stocks=[["9S", "AH"], ["5C"]], hands=[["3D", "7C"], ["2S"]])
+    assert km_coach.notes(km.view(state, 0), [], True)[0] == "stock"
+    # The Cat: every stack the reader looked at is finished – „Stopp!“; the first round
+    # of the guided game names the waiting bots.
+    state = the_cat.arranged(
+        2,
+        [[["grimmig"] * 4, ["frech"] * 4, ["stolz"] * 4, ["albern"] * 4], [None] * 4],
+        ["traurig", "verwirrt", "hungrig", "verliebt"],
+    )
+    assert cat_coach.notes(the_cat.bot_view(state, 0), [], True) == ["waiting", "take"]
+    state["seen"][0] = [True] * 4
+    assert cat_coach.notes(the_cat.bot_view(state, 0), [], False) == ["stop", "take"]
+
+
+def test_the_switch_without_javascript_redirects_and_remembers(client, alpaka_demo, clock):
+    demo = alpaka_demo
+    client.post(demo + "start/", {"version": 0, "bots": 1, "variant": "klassisch", "target": 20})
+    response = client.post(demo + "erklaerungen/", {"an": "0", "zurueck": demo})
+    assert response.status_code == 302 and _row("alpaka").profile["coach"] is False
+    page = _html(client.get(demo))
+    assert "Erklärungen sind aus." in page and 'aria-pressed="false"' in page
