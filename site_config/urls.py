@@ -29,6 +29,7 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("", include("feedback.urls")),
     path("", include("games.urls")),
+    path("", include("exercises.urls")),
     path("", include("sleeves.urls")),
     path("", include("rooms.urls")),
     path("", include("accounts.urls")),
