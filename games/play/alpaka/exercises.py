@@ -77,7 +77,7 @@ def judge(setup: dict, token: str) -> Verdict:
     try:
         points, after = _points_after(state, action)
     except IllegalAction as error:
-        return Verdict(False, "verboten", (f"Die Engine lehnt ab: {error}",))
+        return Verdict(False, "verboten", (str(error),))
     happened = [_move_sentence(state, action, after)]
     goal = setup.get("goal", "legal")
     if goal == "legal":

@@ -89,7 +89,7 @@ def judge(setup: dict, token: str) -> Verdict:
     try:
         after, events = engine.apply(state, 0, action)
     except IllegalAction as error:
-        return Verdict(False, "verboten", (f"Die Engine lehnt ab: {error}",))
+        return Verdict(False, "verboten", (str(error),))
     happened = _sentence(state, token, events)
     goal = setup.get("goal", "legal")
     if goal == "complete" and not any(e["type"] == "complete" for e in events):

@@ -65,7 +65,7 @@ def judge(setup: dict, token: str) -> Verdict:
         action = _action(state, 0, token)
         after, events = the_cat.apply(state, 0, action, now=1.0)
     except (IllegalAction, ValueError, IndexError) as error:
-        return Verdict(False, "verboten", (f"Die Engine lehnt ab: {error}",))
+        return Verdict(False, "verboten", (str(error),))
     happened = []
     if action["type"] == "swap":
         hand = after["stacks"][0][after["held"][0]]
