@@ -14,6 +14,7 @@ from django.utils import timezone
 from exercises.models import Exercise, ExerciseProgress
 
 SHOW_SOLUTION_AFTER = 2  # misses
+IDLE_DAYS = 365  # a browser's progress nobody touched for a year goes (the cookie's age)
 
 
 def rows_for(visitors: list[str], exercises) -> dict[int, ExerciseProgress]:
@@ -133,3 +134,15 @@ def move(old: str, primary: str) -> int:
             row.delete()
         moved += 1
     return moved
+
+
+def cleanup() -> int:
+    """Delete the progress of visitor ids no account adopted, untouched for ``IDLE_DAYS``."""
+    from datetime import timedelta
+
+    from accounts.models import VisitorLink
+
+    cutoff = timezone.now() - timedelta(days=IDLE_DAYS)
+    adopted = VisitorLink.objects.values("visitor")
+    stale = ExerciseProgress.objects.filter(updated_at__lt=cutoff).exclude(visitor__in=adopted)
+    return stale.delete()[0]

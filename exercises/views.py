@@ -22,11 +22,13 @@ from exercises.kinds import judge as engine_judge
 from exercises.models import Exercise
 from games.models import Game
 from games.play import definition as registry
-from games.visitors import visitor_id
+from games.visitors import is_new_visitor, visitor_id
 from rules.models import Section
 from site_config.page_cache import PER_VISITOR_CACHE_CONTROL
+from site_config.ratelimit import HOUR, Limit, client_ip, hit
 
 SECTION_LABELS = dict(Section.Kind.choices)
+NEW_VISITORS_PER_IP = Limit("exercise-visitor-ip", 60, HOUR)
 
 
 def anchor(number: int) -> str:
@@ -138,7 +140,10 @@ def answer(request, slug, number):
         )
     else:
         verdict = engine_judge(exercise.setup, token)
-        progress.record(visitor_id(request), exercise, verdict.right)
+        # A browser without the cookie starts a new visitor id with each answer: a script
+        # could fill the table, so new ids are counted per address (the verdict comes anyway).
+        if not is_new_visitor(request) or not hit(NEW_VISITORS_PER_IP, client_ip(request)):
+            progress.record(visitor_id(request), exercise, verdict.right)
         row = progress.rows_for(visitors, [exercise]).get(exercise.pk)
         current = item(game, exercise, number, row, verdict=verdict, token=token)
     context = page_context(request, game, current)

@@ -243,3 +243,41 @@ def test_the_admin_previews_the_board_and_refuses_what_the_engine_contradicts(
     assert editor_client.post(url, data).status_code == 302
     exercise.refresh_from_db()
     assert exercise.setup["wrong"] == "nichts" and exercise.expect == {"why": "angelt"}
+
+
+def test_old_progress_without_an_account_is_cleaned_up_daily(exercises, reader):  # noqa: F811
+    from datetime import timedelta
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from exercises.progress import IDLE_DAYS
+
+    old = timezone.now() - timedelta(days=IDLE_DAYS + 1)
+    VisitorLink.objects.create(user=reader, visitor="konto-id", is_primary=True)
+    for visitor in ("verwaist", "konto-id", "frisch"):
+        ExerciseProgress.objects.create(visitor=visitor, exercise=exercises[0])
+    ExerciseProgress.objects.exclude(visitor="frisch").update(updated_at=old)
+    call_command("daily_cleanup")
+    assert set(ExerciseProgress.objects.values_list("visitor", flat=True)) == {"konto-id", "frisch"}
+
+
+def test_the_datenschutzerklaerung_states_what_progress_keeps_and_for_how_long(client):
+    from exercises.progress import IDLE_DAYS
+
+    text = " ".join(client.get("/datenschutz/").content.decode().split())
+    assert IDLE_DAYS == 365 and "bis 1 Jahr nach der letzten Antwort" in text
+    assert "<code>cleanup_exercises</code>" in text
+
+
+def test_answers_from_browsers_without_a_cookie_stop_creating_rows(exercises, settings):
+    from django.test import Client
+
+    from exercises.views import NEW_VISITORS_PER_IP
+
+    for _ in range(NEW_VISITORS_PER_IP.count + 5):
+        html = Client(REMOTE_ADDR="198.51.100.77").post(
+            "/spiele/kaetzchen-angeln/ueben/2/", {"antwort": "nichts"}
+        )
+        assert "Richtig!" in html.content.decode()  # the verdict comes anyway
+    assert ExerciseProgress.objects.count() == NEW_VISITORS_PER_IP.count
