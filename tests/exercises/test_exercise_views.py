@@ -281,3 +281,54 @@ def test_answers_from_browsers_without_a_cookie_stop_creating_rows(exercises, se
         )
         assert "Richtig!" in html.content.decode()  # the verdict comes anyway
     assert ExerciseProgress.objects.count() == NEW_VISITORS_PER_IP.count
+
+
+def _item_html(html: str, number: int) -> str:
+    start = html.index(f'id="uebung-{number}"')
+    end = html.find('<li class="exercise', start)
+    return html[start : end if end != -1 else len(html)]
+
+
+def test_the_cat_shows_no_mood_of_another_players_stacks(client, exercises):
+    """The other stacks are filled from the remaining cards: their moods never reach the page
+    (the hidden-information rule of every table, for exercises too)."""
+    from exercises.models import Exercise
+
+    html = client.get("/spiele/the-cat/ueben/").content.decode()
+    for number, exercise in enumerate(
+        Exercise.objects.filter(game__slug="the-cat").order_by("position"), start=1
+    ):
+        setup = exercise.setup
+        visible = {mood for stack in setup["stacks"][0] for mood in stack}
+        visible |= set(setup.get("middle", []))
+        if not setup.get("middle"):
+            continue  # a middle filled from the rest is open on the table
+        shown = set(re.findall(r"#mood-([a-z]+)", _item_html(html, number)))
+        assert shown and shown <= visible, (number, shown - visible)
+
+
+def test_alpaka_shows_only_the_count_of_the_other_hands(client, exercises):
+    html = client.get("/spiele/alpaka/ueben/").content.decode()
+    item = _item_html(html, 7)  # Ben 1 4, Cara 2 3; yours 5 6 A; 2 on top
+    assert "Ben: 2 Karten" in item and "Cara: 2 Karten" in item
+    faces = re.findall(r"alp-card alp-card--(\w+)", item)
+    assert sorted(faces) == sorted(["5", "6", "a", "2"])
+
+
+def test_every_shipped_exercise_links_a_section_its_article_has():
+    from rules.content_loader import content_files, read_content
+
+    kinds = {}
+    for path in content_files():
+        data = read_content(path)
+        kinds[data["game"]["slug"]] = {section["kind"] for section in data["sections"]}
+    for path in content_loader.content_files():
+        data = content_loader.read(path)
+        for item in data["exercises"]:
+            assert item["section"] in kinds[data["slug"]], (data["slug"], item["title"])
+
+
+def test_the_sitemap_lists_each_games_exercise_page(client, exercises):
+    xml = client.get("/sitemap.xml").content.decode()
+    for slug in ("kaetzchen-angeln", "alpaka", "katz-und-maus", "the-cat"):
+        assert f"/spiele/{slug}/ueben/</loc>" in xml
