@@ -18,15 +18,13 @@ IDLE_DAYS = 365  # a browser's progress nobody touched for a year goes (the cook
 
 
 def rows_for(visitors: list[str], exercises) -> dict[int, ExerciseProgress]:
-    """exercise id -> the best row among ``visitors`` (a solved one first)."""
+    """exercise id -> the best row among ``visitors`` (solved first, then most misses)."""
     best: dict[int, ExerciseProgress] = {}
     if not visitors:
         return best
     for row in ExerciseProgress.objects.filter(visitor__in=visitors, exercise__in=exercises):
         known = best.get(row.exercise_id)
-        if known is None or (row.solved and not known.solved) or row.misses > known.misses:
-            if known is not None and known.solved and not row.solved:
-                continue
+        if known is None or (row.solved, row.misses) > (known.solved, known.misses):
             best[row.exercise_id] = row
     return best
 

@@ -256,7 +256,10 @@ def game_detail(request, slug):
         "sleeves": cache(partial(box_for, game)),
         "editions": cache(partial(_editions_of, game)),
         # „Üben“: the exercises that belong to a section, linked beside it.
-        "exercise_cards": cache(partial(exercise_cards, game)),
+        # (No query for a game without exercise kinds.)
+        "exercise_cards": cache(
+            lambda: exercise_cards(game) if play["play"] and play["play"].exercises else {}
+        ),
         "exercises_url": reverse("exercises:practice", args=[game.slug]),
         # Worked examples drawn by the engine are kept by content and code (examples.html).
         "code_stamp": code_stamp(),
