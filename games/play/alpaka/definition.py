@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engines import alpaka
-from games.play.alpaka import example_fields, examples, presenter, statistics, steps
+from games.play.alpaka import example_fields, examples, exercises, presenter, statistics, steps
 from games.play.definition import Choice, DemoSpec, GameDefinition, Option
 
 ALPAKA = GameDefinition(
@@ -53,6 +53,7 @@ ALPAKA = GameDefinition(
     demo=DemoSpec(template="play/demo.html", bot_counts=(1, 2, 3, 4, 5), default_bots=2),
     verifiers=examples.VERIFIERS,
     example_fields=example_fields.EXAMPLE_FIELDS,
+    exercises=exercises.EXERCISES,
     example_steps=steps.example_steps,
     example_step_template="play/alpaka/example_step.html",
     statistics_template="play/alpaka/statistics.html",

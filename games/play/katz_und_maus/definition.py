@@ -13,7 +13,14 @@ from games.engines import katz_und_maus as km
 from games.engines.base import IllegalAction
 from games.play import driver
 from games.play.definition import Choice, DemoExtra, DemoSpec, GameDefinition, Option
-from games.play.katz_und_maus import example_fields, examples, presenter, statistics, steps
+from games.play.katz_und_maus import (
+    example_fields,
+    examples,
+    exercises,
+    presenter,
+    statistics,
+    steps,
+)
 
 ALONE, TEAMS = "allein", "team"
 # When the draw pile is used up: the source's end of game, or our variant.
@@ -155,6 +162,7 @@ KATZ_UND_MAUS = GameDefinition(
     ),
     verifiers=examples.VERIFIERS,
     example_fields=example_fields.EXAMPLE_FIELDS,
+    exercises=exercises.EXERCISES,
     example_steps=steps.example_steps,
     example_step_template="play/katz_und_maus/example_step.html",
     statistics_template="play/katz_und_maus/statistics.html",
