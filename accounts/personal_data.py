@@ -24,14 +24,21 @@ from django.utils import timezone
 from accounts.models import PointEntry, VisitorLink
 from feedback.models import ErrorReport, Vote, new_status_token
 from games.models import DemoGame, Game
+from games.play import replays
 from rooms.models import Seat
 
 _exports: dict[str, Callable] = {}
+_erasers: dict[str, Callable] = {}
 
 
-def register(key: str, export: Callable) -> None:
-    """Add (or replace, by key) a part of the download; ``export(user, link)`` returns its data."""
+def register(key: str, export: Callable, erase: Callable | None = None) -> None:
+    """Add (or replace, by key) a part of the download; ``export(user, link)`` returns its data.
+    ``erase(visitor_ids)`` (optional) deletes that part when the account is deleted."""
     _exports[key] = export
+    if erase is not None:
+        _erasers[key] = erase
+    else:
+        _erasers.pop(key, None)
 
 
 def _when(moment) -> str | None:
@@ -155,7 +162,10 @@ def erase(user) -> None:
     ids = visitor_ids(user)
     PointEntry.objects.filter(visitor__in=ids).delete()
     DemoGame.objects.filter(visitor__in=ids).delete()
+    for erase_part in _erasers.values():
+        erase_part(ids)
     leave_rooms(ids)
+    replays.forget_players(ids)
     for vote_id in Vote.objects.filter(visitor__in=ids).values_list("pk", flat=True):
         Vote.objects.filter(pk=vote_id).update(visitor=_anonymous_id())
     for report_id in ErrorReport.objects.filter(visitor__in=ids).values_list("pk", flat=True):

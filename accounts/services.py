@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
@@ -188,6 +189,8 @@ class Adoption:
     points: int = 0
     # Games on which the account and the browser had both voted: the newer vote stays.
     vote_conflicts: list[tuple[str, int]] = field(default_factory=list)
+    # What other apps moved (``register_mover``), by key.
+    moved: dict[str, int] = field(default_factory=dict)
 
     @property
     def anything(self) -> bool:
@@ -209,6 +212,15 @@ def primary_visitor(user) -> str | None:
         .values_list("visitor", flat=True)
         .first()
     )
+
+
+_movers: dict[str, Callable[[str, str], int]] = {}
+
+
+def register_mover(key: str, move: Callable[[str, str], int]) -> None:
+    """Another app's rows keyed by visitor id: ``move(old, primary)`` moves them when a
+    login merges a browser's id into the account's (returns how many moved)."""
+    _movers[key] = move
 
 
 @transaction.atomic
@@ -245,6 +257,8 @@ def adopt(user, current: str | None) -> Adoption:
     adoption.reports = ErrorReport.objects.filter(visitor=current).update(visitor=primary)
     _merge_demos(current, primary, adoption)
     _merge_seats(current, primary, adoption)
+    for key, move in _movers.items():
+        adoption.moved[key] = move(current, primary)
     adoption.points = _credit_pending_points(user, [current])
     return adoption
 

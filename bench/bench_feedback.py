@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import re
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.common import remove_sqlite, scratch_sqlite  # noqa: E402
 
 
 def measure(label, count, request):
@@ -48,13 +48,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=100)
     args = parser.parse_args()
 
-    handle, path = tempfile.mkstemp(suffix=".sqlite3")
-    os.close(handle)
-    os.environ["SQLITE_PATH"] = path
-    os.environ["DJANGO_SETTINGS_MODULE"] = "site_config.settings.test"
-    import django
-
-    django.setup()
+    path = scratch_sqlite()
     from django.conf import settings
     from django.core.cache import cache
     from django.core.management import call_command
@@ -65,7 +59,6 @@ def main() -> None:
 
     settings.FEEDBACK_MIN_FILL_SECONDS = 0
     try:
-        call_command("migrate", verbosity=0)
         call_command("load_content", stdout=io.StringIO())
         for game in Game.objects.all():
             Vote.objects.bulk_create(
@@ -104,9 +97,7 @@ def main() -> None:
         token = ErrorReport.objects.first().token
         measure("status page", args.requests, lambda: client.get(f"/meldung/{token}/"))
     finally:
-        Path(path).unlink(missing_ok=True)
-        for suffix in ("-wal", "-shm"):
-            Path(path + suffix).unlink(missing_ok=True)
+        remove_sqlite(path)
 
 
 if __name__ == "__main__":

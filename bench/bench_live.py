@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import secrets
 import subprocess
@@ -40,6 +39,7 @@ from bench.common import (  # noqa: E402
     SSEClient,
     cpu_seconds,
     ensure_alpaka_game,
+    forget_redis_keys,
     free_port,
     postgres_available,
     process_tree,
@@ -315,10 +315,7 @@ def main() -> int:
         connections.close_all()
         if use_postgres:
             recreate_postgres(PG_NAME, drop_only=True)
-        with contextlib.suppress(redis.RedisError):
-            client = redis.Redis.from_url(REDIS_URL)
-            for key in client.scan_iter(match=f"{prefix}*", count=500):
-                client.delete(key)
+        forget_redis_keys(REDIS_URL, prefix)
 
 
 if __name__ == "__main__":

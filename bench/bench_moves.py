@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 from bench.common import (  # noqa: E402
     SSEClient,
     cpu_seconds,
+    forget_redis_keys,
     free_port,
     percentile,
     postgres_available,
@@ -430,10 +431,7 @@ def main() -> int:
 
         connections.close_all()
         recreate_postgres(PG_NAME, drop_only=True)
-        with contextlib.suppress(redis.RedisError):
-            client = redis.Redis.from_url(REDIS_URL)
-            for key in client.scan_iter(match=f"{prefix}*", count=500):
-                client.delete(key)
+        forget_redis_keys(REDIS_URL, prefix)
 
 
 if __name__ == "__main__":

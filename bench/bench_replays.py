@@ -27,13 +27,14 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.common import remove_sqlite, scratch_sqlite  # noqa: E402
 
 TARGET_STEPS = 1000
 LONG_GAME_OPTIONS = {
@@ -82,15 +83,8 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=60)
     args = parser.parse_args()
 
-    handle, path = tempfile.mkstemp(suffix=".sqlite3")
-    os.close(handle)
-    os.environ["SQLITE_PATH"] = path
-    os.environ["DJANGO_SETTINGS_MODULE"] = "site_config.settings.test"
-    import django
-
-    django.setup()
+    path = scratch_sqlite()
     from django.core.cache import cache
-    from django.core.management import call_command
     from django.template.loader import render_to_string
     from django.test import Client, RequestFactory
 
@@ -99,7 +93,6 @@ def main() -> None:
     from games.play import replay_views, replays
 
     try:
-        call_command("migrate", verbosity=0)
         client = Client()
         factory = RequestFactory()
         rng = random.Random(1)
@@ -153,9 +146,7 @@ def main() -> None:
             )
         print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     finally:
-        Path(path).unlink(missing_ok=True)
-        for suffix in ("-wal", "-shm"):
-            Path(path + suffix).unlink(missing_ok=True)
+        remove_sqlite(path)
 
 
 if __name__ == "__main__":

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import statistics
 import sys
-import tempfile
 import time
 from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.common import remove_sqlite, scratch_sqlite  # noqa: E402
 
 SIZES = ["41x63", "44x68", "56x87", "57.5x89", "59x92", "63.5x88", "65x100", "70x120", "80x120"]
 
@@ -60,13 +60,7 @@ def bench_pure(rounds: int) -> None:
 
 
 def bench_requests(count: int) -> None:
-    handle, path = tempfile.mkstemp(suffix=".sqlite3")
-    os.close(handle)
-    os.environ["SQLITE_PATH"] = path
-    os.environ["DJANGO_SETTINGS_MODULE"] = "site_config.settings.test"
-    import django
-
-    django.setup()
+    path = scratch_sqlite()
     from django.core.management import call_command
     from django.db import connection
     from django.test import Client
@@ -78,7 +72,6 @@ def bench_requests(count: int) -> None:
     from sleeves.models import Brand, CardFormat, CardSize, SleeveProduct
 
     try:
-        call_command("migrate", verbosity=0)
         call_command("load_content", stdout=io.StringIO())
         sizes = []
         for text in SIZES:
@@ -137,9 +130,7 @@ def bench_requests(count: int) -> None:
                 f"p95 {p95 * 1000:.1f} ms, {len(queries)} queries, {len(response.content) // 1024} KiB"
             )
     finally:
-        Path(path).unlink(missing_ok=True)
-        for suffix in ("-wal", "-shm"):
-            Path(path + suffix).unlink(missing_ok=True)
+        remove_sqlite(path)
 
 
 def main() -> None:

@@ -82,6 +82,32 @@ def setup_django(env: dict) -> None:
     call_command("migrate", verbosity=0)
 
 
+def scratch_sqlite() -> str:
+    """Django in this process on a migrated SQLite file of its own; returns its path
+    (``remove_sqlite`` deletes it afterwards)."""
+    import tempfile
+
+    handle, path = tempfile.mkstemp(suffix=".sqlite3")
+    os.close(handle)
+    setup_django({"SQLITE_PATH": path})
+    return path
+
+
+def remove_sqlite(path: str) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(path + suffix).unlink(missing_ok=True)
+
+
+def forget_redis_keys(url: str, prefix: str) -> None:
+    """Remove what a benchmark wrote under its own key prefix (Redis may be gone by now)."""
+    import redis
+
+    with contextlib.suppress(redis.RedisError):
+        client = redis.Redis.from_url(url)
+        for key in client.scan_iter(match=f"{prefix}*", count=500):
+            client.delete(key)
+
+
 def start_gunicorn(
     app: str,
     port: int,

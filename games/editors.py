@@ -12,7 +12,7 @@ from django.db.models import Q
 EDITORS_GROUP = "Redaktion"
 PROOFREADERS_GROUP = "Lektorat"
 # Apps whose models editors maintain. Later apps add themselves here.
-CONTENT_APPS = ("games", "rules", "sleeves", "feedback", "editorial", "legal")
+CONTENT_APPS = ("games", "rules", "sleeves", "feedback", "editorial", "legal", "exercises")
 # Moderating groups: read and hide a group; nothing of its members' doings.
 MODERATION = ("groups.view_playgroup", "groups.change_playgroup")
 # Lektorat: what ends up as a draft (article blocks, sources and glossary, game data, card
@@ -27,6 +27,8 @@ PROOFREADING = (
     "sleeves.view_cardformat", "sleeves.change_cardformat", "sleeves.view_cardsize",
     "feedback.view_errorreport", "feedback.change_errorreport",
     "editorial.view_shippeditem", "editorial.change_shippeditem",
+    # Exercises go online when saved (no draft yet): Lektorat reads them only.
+    "exercises.view_exercise",
 )  # fmt: skip
 
 

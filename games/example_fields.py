@@ -285,15 +285,26 @@ class CheckSchema:
     expect: tuple[Field, ...]
 
 
-def schema_for(engine: str, kind: str) -> CheckSchema | None:
+EXAMPLES = "example_fields"
+
+
+def _schemas(game, source: str) -> dict:
+    """kind -> CheckSchema of ``source`` (an attribute of the game's definition whose
+    values are schemas or carry one as ``.schema``, like exercise kinds)."""
+    return {
+        kind: getattr(value, "schema", value) for kind, value in getattr(game, source, {}).items()
+    }
+
+
+def schema_for(engine: str, kind: str, source: str = EXAMPLES) -> CheckSchema | None:
     game = registry.get(engine)
-    return game.example_fields.get(kind) if game else None
+    return _schemas(game, source).get(kind) if game else None
 
 
-def kind_choices() -> list[tuple[str, str]]:
-    choices = [("", "ohne Engine-Prüfung")]
+def kind_choices(source: str = EXAMPLES, empty: str = "ohne Engine-Prüfung") -> list:
+    choices = [("", empty)]
     for game in sorted(registry.all_definitions(), key=lambda g: g.title):
-        for kind, schema in game.example_fields.items():
+        for kind, schema in _schemas(game, source).items():
             choices.append((f"{game.key}:{kind}", f"{game.title}: {schema.label}"))
     return choices
 
@@ -314,12 +325,14 @@ def kind_of(check) -> str:
 
 def check_form_class(base: type, active_kind: str) -> type:
     """``base`` (a ModelForm using ``CheckFieldsMixin``) with the typed fields of
-    ``active_kind`` declared, so the admin can list them in its fieldsets."""
-    schema = schema_for(*active_kind.split(":")) if active_kind else None
+    ``active_kind`` declared, so the admin can list them in its fieldsets. ``base.source``
+    names where the game's definition keeps the schemas (worked examples by default)."""
+    source = getattr(base, "source", EXAMPLES)
+    schema = schema_for(*active_kind.split(":"), source=source) if active_kind else None
     attrs = {
         CHOICE: forms.ChoiceField(
             label="Engine-Prüfung",
-            choices=kind_choices(),
+            choices=kind_choices(source),
             required=False,
             help_text="Welche Stellung die Engine nachspielt. Nach einem Wechsel erscheinen "
             "die passenden Felder.",
@@ -348,6 +361,7 @@ class CheckFieldsMixin:
 
     check_field = "engine_check"
     expect_field = "expect"
+    source = EXAMPLES  # the definition's attribute holding the schemas
     schema: CheckSchema | None = None
     active_kind = ""
 
@@ -416,7 +430,9 @@ class CheckFieldsMixin:
         if self.errors:
             return cleaned
         try:
-            actual = example_checks.verify(check)
+            actual = self.verify_check(check)
+        except ValidationError:
+            raise
         except Exception as error:  # noqa: BLE001 – any engine complaint is the editor's to fix
             raise ValidationError(
                 f"Die Engine kann diese Stellung nicht nachspielen: {error}"
@@ -425,7 +441,7 @@ class CheckFieldsMixin:
         self.engine_preview = {
             "result": self.describe(actual),
             "differences": differences,
-            "steps": _steps(check),
+            "steps": self.steps_of(check),
         }
         if differences:
             raise ValidationError(
@@ -438,6 +454,13 @@ class CheckFieldsMixin:
         cleaned[self.check_field] = check
         cleaned[self.expect_field] = expect
         return cleaned
+
+    def verify_check(self, check: dict) -> dict:
+        """The engine's outcome for ``check``, shaped like ``expect``."""
+        return example_checks.verify(check)
+
+    def steps_of(self, check: dict) -> list[dict]:
+        return _steps(check)
 
     def describe(self, actual: dict) -> list[str]:
         fields = {f.key: f for f in self.schema.expect}

@@ -4,10 +4,12 @@ from urllib.parse import urlencode
 from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from editorial.drafts import overlay as overlay_game_draft
+from exercises.views import cards_by_section as exercise_cards
 from feedback.services import attach_vote_stats, with_vote_stats
 from feedback.views import game_page_context
 from games import seo
@@ -144,6 +146,8 @@ def _shared_parts_keys(game) -> dict:
         "people_key": f"{own}:people:{games_version}",
         "similar_key": f"{own}:similar:{games_version}",
         "statistics_key": f"{own}:statistics:{games_version}",
+        # Exercises count to the games group (site_config.content_versions).
+        "exercises_key": f"{own}:exercises:{games_version}",
         "sleeves_key": f"{own}:sleeves:{sleeves_version}",
         # Editions and their publishers count to the sleeves' group (they name variants).
         "editions_key": f"{own}:editions:{sleeves_version}",
@@ -253,6 +257,12 @@ def game_detail(request, slug):
         # Drawn only when the sleeve box's part is not kept (the template calls it once).
         "sleeves": cache(partial(box_for, game)),
         "editions": cache(partial(_editions_of, game)),
+        # „Üben“: the exercises that belong to a section, linked beside it.
+        # (No query for a game without exercise kinds.)
+        "exercise_cards": cache(
+            lambda: exercise_cards(game) if play["play"] and play["play"].exercises else {}
+        ),
+        "exercises_url": reverse("exercises:practice", args=[game.slug]),
         # Worked examples drawn by the engine are kept by content and code (examples.html).
         "code_stamp": code_stamp(),
         "parts_key": _article_parts_key(game, article),

@@ -28,7 +28,7 @@ VERSION_KEY = "pagecache:version:{}"
 # Group -> models (app label, or "app.model") whose rows its parts show.
 GROUPS: dict[str, set[str]] = {
     # Similar games, engine statistics: every game's row, mechanics, picks, statistics.
-    "games": {"games"},
+    "games": {"games", "exercises.exercise"},
     # A game's sleeve box: card formats, sizes, products, offers, settings; editions and
     # their publishers name the variants.
     "sleeves": {"sleeves", "games.edition", "games.publisher"},

@@ -10,9 +10,9 @@ from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from site_config.page_cache import bump_generation
 
-CONTENT_APPS = {"games", "rules", "sleeves", "legal"}
+CONTENT_APPS = {"games", "rules", "sleeves", "legal", "exercises"}
 CONTENT_MODELS = {"feedback.vote"}
-NOT_CONTENT = {"games.demogame"}
+NOT_CONTENT = {"games.demogame", "exercises.exerciseprogress"}
 
 
 def shows_on_pages(model) -> bool:

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
+from exercises.sitemaps import ExerciseSitemap
 from games.sitemaps import GameSitemap, StaticSitemap
 from groups.sitemaps import GroupSitemap
 from site_config.views import favicon, robots_txt
@@ -17,6 +18,7 @@ handler403 = "site_config.views.permission_denied"
 sitemaps = {
     "static": StaticSitemap,
     "games": GameSitemap,
+    "exercises": ExerciseSitemap,
     "sleeves": SleeveFinderSitemap,
     "groups": GroupSitemap,
 }
@@ -29,6 +31,7 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("", include("feedback.urls")),
     path("", include("games.urls")),
+    path("", include("exercises.urls")),
     path("", include("sleeves.urls")),
     path("", include("rooms.urls")),
     path("", include("accounts.urls")),

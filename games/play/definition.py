@@ -165,6 +165,9 @@ class GameDefinition:
     # optional ``lines`` (more sentences) and whatever ``example_step_template`` draws.
     example_steps: Callable[[dict], list[dict] | None] | None = None
     example_step_template: str = ""  # draws one step (gets ``step``)
+    # „Üben“: kind -> exercises.kinds.ExerciseKind (the position's typed fields, the
+    # board drawn from it, the engine's verdict on an answer).
+    exercises: Mapping[str, Any] = field(default_factory=dict)
     statistics_template: str = ""  # drawn in the article's „Statistik“ section
     # () -> the stored simulation figures as that template draws them (None: none yet)
     statistics: Callable[[], dict | None] | None = None

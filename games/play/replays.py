@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.core.cache import cache
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
@@ -258,19 +259,12 @@ def my_area(request) -> dict:
 
 def personal_data(user, link) -> list[dict]:
     """„Meine Daten“: the replays an account saved or played in (by its visitor ids)."""
-    from django.db.models import Q
-
     from accounts.services import visitor_ids
 
-    ids = visitor_ids(user)
-    played = Q(pk__in=[])
-    for visitor in ids:
-        # Visitor ids are long random strings: a text match finds exactly their lists.
-        played |= (
-            Q(players__contains=[visitor]) if _json_contains() else Q(players__icontains=visitor)
-        )
     saved = set(user.saved_replays.values_list("pk", flat=True))
-    rows = Replay.objects.filter(Q(pk__in=saved) | played).order_by("created_at")
+    rows = Replay.objects.filter(Q(pk__in=saved) | _played_by(visitor_ids(user))).order_by(
+        "created_at"
+    )
     return [
         {
             "spiel": _title(replay.engine),
@@ -283,6 +277,31 @@ def personal_data(user, link) -> list[dict]:
         }
         for replay in rows
     ]
+
+
+def forget_players(ids: list[str]) -> int:
+    """An erased account's visitor ids leave every replay it played in (they were the key
+    to private room replays); the game and the names at the table stay for the others.
+    Returns how many replays changed."""
+    gone = set(ids)
+    changed = 0
+    for replay in Replay.objects.filter(_played_by(ids)).only("pk", "players", "host"):
+        players = [visitor for visitor in replay.players if visitor not in gone]
+        host = "" if replay.host in gone else replay.host
+        if players != replay.players or host != replay.host:
+            Replay.objects.filter(pk=replay.pk).update(players=players, host=host)
+            changed += 1
+    return changed
+
+
+def _played_by(ids) -> Q:
+    played = Q(pk__in=[])
+    for visitor in ids:
+        # Visitor ids are long random strings: a text match finds exactly their lists.
+        played |= (
+            Q(players__contains=[visitor]) if _json_contains() else Q(players__icontains=visitor)
+        )
+    return played
 
 
 def _title(engine: str) -> str:

@@ -36,6 +36,8 @@ INSTALLED_APPS = [
     "legal",
     # The editors' workbench: drafts of game data, publishing a page, shipped updates.
     "editorial",
+    # „Üben“: exercises per game as content, judged by the engines, and progress.
+    "exercises",
     # The games: one play package each (games/play/<key>/); listing it registers the game.
     "games.play.kaetzchen",
     "games.play.alpaka",

@@ -69,7 +69,7 @@
     }
   });
 
-  document.addEventListener("htmx:afterSwap", prepare);
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", prepare);
-  else prepare();
+  // htmx.onLoad runs once htmx has processed the page (and again after every swap): the
+  // button shows only when the step links answer by htmx, so early keys never race its setup.
+  htmx.onLoad(prepare);
 })();

@@ -6,15 +6,13 @@ Runs on SQLite (IMMEDIATE transactions queue the writers) and, in CI, on Postgre
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games.engines import alpaka
 from games.play import definition as engines
 from rooms import lobby, locked, playing, seating
 from rooms.models import Room
+from tests.races import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,26 +20,10 @@ ENGINE = engines.get("alpaka")
 
 
 def _race(*calls):
-    """Run the calls at the same moment, each in its own thread with its own connection."""
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-    errors: list = []
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as error:  # pragma: no cover - reported below
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    assert errors == []
+    """Run the calls at the same moment, each in its own thread with its own connection;
+    none may raise."""
+    results = race(list(calls))
+    assert [r for r in results if isinstance(r, Exception)] == []
     return results
 
 

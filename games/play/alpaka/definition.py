@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from games.engines import alpaka
-from games.play.alpaka import coach, example_fields, examples, presenter, statistics, steps
+from games.play.alpaka import (
+    coach,
+    example_fields,
+    examples,
+    exercises,
+    presenter,
+    statistics,
+    steps,
+)
 from games.play.definition import Choice, DemoSpec, GameDefinition, Option
 
 ALPAKA = GameDefinition(
@@ -54,6 +62,7 @@ ALPAKA = GameDefinition(
     coach=coach.COACH,
     verifiers=examples.VERIFIERS,
     example_fields=example_fields.EXAMPLE_FIELDS,
+    exercises=exercises.EXERCISES,
     example_steps=steps.example_steps,
     example_step_template="play/alpaka/example_step.html",
     statistics_template="play/alpaka/statistics.html",

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from games.engines import kaetzchen
 from games.play.definition import DemoExtra, DemoSpec, GameDefinition
-from games.play.kaetzchen import board, coach, example_fields, examples, statistics, steps
+from games.play.kaetzchen import (
+    board,
+    coach,
+    example_fields,
+    examples,
+    exercises,
+    statistics,
+    steps,
+)
 
 KAETZCHEN = GameDefinition(
     key="kaetzchen",
@@ -35,6 +43,7 @@ KAETZCHEN = GameDefinition(
     coach=coach.COACH,
     verifiers=examples.VERIFIERS,
     example_fields=example_fields.EXAMPLE_FIELDS,
+    exercises=exercises.EXERCISES,
     example_steps=steps.example_steps,
     example_step_template="play/kaetzchen/example_step.html",
     statistics_template="play/kaetzchen/statistics.html",

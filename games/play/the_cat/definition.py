@@ -17,7 +17,15 @@ from games.play.definition import (
     GameDefinition,
     Option,
 )
-from games.play.the_cat import coach, example_fields, examples, presenter, statistics, steps
+from games.play.the_cat import (
+    coach,
+    example_fields,
+    examples,
+    exercises,
+    presenter,
+    statistics,
+    steps,
+)
 from games.play.wording import join_names
 
 CHEAT_ON = "an"
@@ -124,6 +132,7 @@ THE_CAT = GameDefinition(
     poll_ms=500,
     verifiers=examples.VERIFIERS,
     example_fields=example_fields.EXAMPLE_FIELDS,
+    exercises=exercises.EXERCISES,
     example_steps=steps.example_steps,
     example_step_template="play/the_cat/example_step.html",
     statistics_template="play/the_cat/statistics.html",

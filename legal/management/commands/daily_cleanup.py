@@ -17,6 +17,7 @@ COMMANDS = [
     "cleanup_rooms",
     "feedback_cleanup",
     "accounts_cleanup",
+    "cleanup_exercises",
 ]
 LOGIN_ATTEMPTS_KEPT = timedelta(days=1)
 
@@ -26,7 +27,7 @@ class Command(BaseCommand):
         "Löscht, was die Datenschutzerklärung nach Fristen verspricht: alte Demo-Partien und "
         "Partie-Wiederholungen, "
         "Räume, E-Mail-Adressen erledigter Meldungen, Spam, unbestätigte Konten, abgelaufene "
-        "Sitzungen und alte Anmeldeversuche (täglich ausführen)."
+        "Sitzungen, alte Anmeldeversuche und Übungsstände (täglich ausführen)."
     )
 
     def handle(self, *args, **options):

@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand
 
+from exercises.content_loader import load_all as load_exercises
 from rules.content_loader import load_all
 from sleeves.content_loader import load_all as load_sleeves
 
@@ -22,4 +23,10 @@ class Command(BaseCommand):
         for item in sleeves.created:
             self.stdout.write(f"angelegt: {item}")
         for item in sleeves.waiting:
+            self.stdout.write(f"übersprungen (fehlt noch): {item}")
+        # Exercises after the games they belong to.
+        exercises = load_exercises()
+        for item in exercises.created:
+            self.stdout.write(f"angelegt: {item}")
+        for item in exercises.waiting:
             self.stdout.write(f"übersprungen (fehlt noch): {item}")

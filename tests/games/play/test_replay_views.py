@@ -181,3 +181,26 @@ def test_my_data_lists_the_replays_i_played_or_saved(client, django_user_model):
     assert sorted(item["spiel"] for item in data) == ["Alpaka", "The Cat"]
     assert {item["gemerkt"] for item in data} == {True, False}
     assert all(item["link"].endswith("/") for item in data) and played.pk in str(data)
+
+
+def test_erasing_an_account_takes_its_visitor_ids_out_of_the_replays(django_user_model):
+    from accounts import personal_data
+    from accounts.models import VisitorLink
+
+    user = django_user_model.objects.create_user("spielerin", password="geheim-123")
+    VisitorLink.objects.create(user=user, visitor="visitor-of-anna", is_primary=True)
+    played = _kept(
+        "alpaka",
+        source="room",
+        players=["visitor-of-anna", "visitor-of-ben"],
+        host="visitor-of-anna",
+    )
+    other = _kept("katz_und_maus", source="room", players=["visitor-of-ben"], host="visitor-of-ben")
+    personal_data.erase(user)
+    played.refresh_from_db()
+    other.refresh_from_db()
+    assert (played.players, played.host) == (["visitor-of-ben"], "")
+    assert (other.players, other.host) == (["visitor-of-ben"], "visitor-of-ben")
+    # Ben still opens the game they played together; Anna's old browser no longer does.
+    assert replays.may_view(played, {"visitor-of-ben"})
+    assert not replays.may_view(played, {"visitor-of-anna"})
