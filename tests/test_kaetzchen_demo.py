@@ -555,8 +555,9 @@ def _checked_example(article, number):
 
 
 def test_game_page_queries_statistics_and_demo_row_once_each(client, seeds):
-    """Statistics cost one query, a returning visitor's demo row one more; the drawn
-    examples none – however many there are (no N+1)."""
+    """Statistics cost one query, the exercises beside the sections one more (a game
+    with exercise kinds); the drawn examples none – however many there are (no N+1). The
+    visitor's demo row is a fragment of its own."""
     call_command("simulate_kaetzchen", deals=50, stdout=StringIO())
     plain = make_game("ohne-demo")
     make_article(plain, sections=("ziel", "beispiel"))
@@ -571,17 +572,17 @@ def test_game_page_queries_statistics_and_demo_row_once_each(client, seeds):
     assert "kz-hist" in html and "kz-steps" in html
     client.cookies.clear()
     bump_generation()  # count a render, not a page-cache hit
-    assert _queries(client, url) == base + 1  # the statistics; the demo is a fragment
+    assert _queries(client, url) == base + 2  # statistics, exercises; the demo is a fragment
 
     post(client, "flip", 0)  # now the visitor has a row (and a cookie)
     bump_generation()
-    assert _queries(client, url) == base + 1  # the cached page never looks at the row
+    assert _queries(client, url) == base + 2  # the cached page never looks at the row
     for number in range(2, 8):
         _checked_example(article, number)
     publish(article)
     assert client.get(url).content.decode().count('<figure class="ex-steps is-stepping"') == 7
     bump_generation()
-    assert _queries(client, url) == base + 1
+    assert _queries(client, url) == base + 2
 
 
 def test_demo_service_is_engine_agnostic(db):
