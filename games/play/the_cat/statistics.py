@@ -11,16 +11,7 @@ whole game runs in one ``advance`` call and its events say everything: each
 from __future__ import annotations
 
 from games.engines import the_cat
-from games.play.statistics import (
-    bar_chart,
-    margin,
-    median,
-    nice_scale,
-    number,
-    percent,
-    quantile,
-    stored,
-)
+from games.play import statistics as shared
 
 ENGINE = "the_cat"
 PLAYERS = (2, 3, 4)
@@ -70,8 +61,8 @@ def _summary(games: list[dict], players: int) -> dict:
     ]
     return {
         "rounds": len(rounds),
-        "seconds_median": median([r["seconds"] for r in rounds]),
-        "seconds_p90": quantile([r["seconds"] for r in rounds], 0.9),
+        "seconds_median": shared.median([r["seconds"] for r in rounds]),
+        "seconds_p90": shared.quantile([r["seconds"] for r in rounds], 0.9),
         "calls": len(calls),
         "right": sum(1 for r in calls if r["right"]),
         "cheater_calls": sum(1 for r in calls if r["caller"] == 0),
@@ -99,16 +90,16 @@ def compute(games: int, seed: int) -> dict:
 
 
 def load() -> dict | None:
-    stats = stored(ENGINE)
+    stats = shared.stored(ENGINE)
     return present(stats) if stats else None
 
 
 def _seconds(value: float) -> str:
-    return f"{number(value)}\u00a0s"
+    return f"{shared.number(value)}\u00a0s"
 
 
 def _share(part: int, whole: int) -> str:
-    return percent(part / whole, 0) if whole else "–"
+    return shared.percent(part / whole, 0) if whole else "–"
 
 
 def present(stats) -> dict:
@@ -125,7 +116,7 @@ def present(stats) -> dict:
         for speed in SPEEDS
         for players in PLAYERS
     ]
-    end, tick = nice_scale(max(bar["whisker"] for bar in length_bars))
+    end, tick = shared.nice_scale(max(bar["whisker"] for bar in length_bars))
     honest_calls = sum(normal[str(p)]["calls"] for p in PLAYERS)
     honest_right = sum(normal[str(p)]["right"] for p in PLAYERS)
     cheat_calls = sum(cheat[str(p)]["calls"] for p in PLAYERS)
@@ -140,7 +131,7 @@ def present(stats) -> dict:
     seat_rows = [
         {
             "label": f"{players} Spieler",
-            "cells": [number(points, 2) for points in normal[str(players)]["seat_points"]]
+            "cells": [shared.number(points, 2) for points in normal[str(players)]["seat_points"]]
             + [""] * (max(PLAYERS) - players),
         }
         for players in PLAYERS
@@ -157,7 +148,7 @@ def present(stats) -> dict:
             "cells": [
                 _seconds(removed[key]["seconds_median"]),
                 _share(removed[key]["calls"], removed[key]["rounds"]),
-                number(removed[key]["rounds_per_game"], 1),
+                shared.number(removed[key]["rounds_per_game"], 1),
             ],
         }
         for key in REMOVED
@@ -168,17 +159,19 @@ def present(stats) -> dict:
     same_for_bots = len({repr(removed[key]) for key in REMOVED}) == 1
     rounds_total = sum(s[str(p)]["rounds"] for s in speeds.values() for p in PLAYERS)
     return {
-        "games": number(stats.deals),
+        "games": shared.number(stats.deals),
         "games_value": stats.deals,
-        "total": number(stats.deals * (len(SPEEDS) * len(PLAYERS) + len(PLAYERS) + len(REMOVED))),
-        "rounds_total": number(rounds_total),
+        "total": shared.number(
+            stats.deals * (len(SPEEDS) * len(PLAYERS) + len(PLAYERS) + len(REMOVED))
+        ),
+        "rounds_total": shared.number(rounds_total),
         "computed_at": stats.computed_at,
         "rough": stats.deals < 50,
-        "length_chart": bar_chart(
+        "length_chart": shared.bar_chart(
             length_bars,
             scale=end,
             tick_every=tick,
-            tick_text=lambda value: number(value),
+            tick_text=lambda value: shared.number(value),
             axis_title="Sekunden je Runde",
             label_width=100,
         ),
@@ -196,27 +189,27 @@ def present(stats) -> dict:
         "players": list(PLAYERS),
         "slow": _seconds(speeds["gemuetlich"]["3"]["seconds_median"]),
         "fast": _seconds(speeds["flink"]["3"]["seconds_median"]),
-        "call_chart": bar_chart(
+        "call_chart": shared.bar_chart(
             call_bars,
             scale=1.0,
             tick_every=0.25,
-            tick_text=lambda value: percent(value, 0),
+            tick_text=lambda value: shared.percent(value, 0),
             axis_title="Anteil richtiger Stopp-Rufe",
             label_width=130,
         ),
-        "honest_calls": number(honest_calls),
+        "honest_calls": shared.number(honest_calls),
         "honest_right": _share(honest_right, honest_calls),
         "all_right": honest_calls and honest_right == honest_calls,
-        "cheat_calls": number(cheat_calls),
+        "cheat_calls": shared.number(cheat_calls),
         "cheat_right": _share(cheat_right, cheat_calls),
-        "cheater_calls": number(cheater_calls),
+        "cheater_calls": shared.number(cheater_calls),
         "cheater_right": _share(cheater_right, cheater_calls),
-        "cheat_margin": margin(cheat_calls),
+        "cheat_margin": shared.margin(cheat_calls),
         "seat_rows": seat_rows,
         "seat_columns": [f"Platz {seat + 1}" for seat in range(max(PLAYERS))],
         "widest_at": f"{widest} Spielern",
-        "widest_spread": number(seat_spread[str(widest)], 2),
-        "widest_mean": number(sum(normal[str(widest)]["seat_points"]) / widest, 2),
+        "widest_spread": shared.number(seat_spread[str(widest)], 2),
+        "widest_mean": shared.number(sum(normal[str(widest)]["seat_points"]) / widest, 2),
         # „hardly a difference“ only when the widest gap is small against the mean
         "seats_even": seat_spread[str(widest)]
         <= 0.15 * sum(normal[str(widest)]["seat_points"]) / widest,
@@ -225,5 +218,5 @@ def present(stats) -> dict:
         "quickest_seconds": _seconds(removed[quickest]["seconds_median"]),
         "chance_seconds": _seconds(removed["zufall"]["seconds_median"]),
         "removed_same": same_for_bots,
-        "removed_games": number(stats.deals),
+        "removed_games": shared.number(stats.deals),
     }
