@@ -113,6 +113,18 @@ class CoachSpec:
     bots_wait: Callable[[dict], bool] | None = None
     recent: int = 3  # the bots' last moves shown with „Warum?“
 
+    @classmethod
+    def worded_by(cls, presenter, notes, note_texts, **more) -> CoachSpec:
+        """The usual wiring: the presenter module words moves, reasons and events."""
+        return cls(
+            move_text=presenter.move_text,
+            reason_text=presenter.reason_text,
+            event_text=presenter.event_text,
+            notes=notes,
+            note_texts=note_texts,
+            **more,
+        )
+
 
 @dataclass(frozen=True)
 class DemoSpec:

@@ -47,10 +47,4 @@ def notes(view: dict, events: list[dict], guided: bool) -> list[str]:
     return keys
 
 
-COACH = CoachSpec(
-    move_text=presenter.move_text,
-    reason_text=presenter.reason_text,
-    event_text=presenter.event_text,
-    notes=notes,
-    note_texts=NOTES,
-)
+COACH = CoachSpec.worded_by(presenter, notes, NOTES)

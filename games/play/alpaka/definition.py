@@ -3,16 +3,9 @@
 from __future__ import annotations
 
 from games.engines import alpaka
-from games.play.alpaka import (
-    coach,
-    example_fields,
-    examples,
-    exercises,
-    presenter,
-    statistics,
-    steps,
-)
 from games.play.definition import Choice, DemoSpec, GameDefinition, Option
+
+from . import coach, example_fields, examples, exercises, presenter, statistics, steps
 
 ALPAKA = GameDefinition(
     key="alpaka",

@@ -45,11 +45,5 @@ def notes(view: dict, events: list[dict], guided: bool) -> list[str]:
     return keys
 
 
-COACH = CoachSpec(
-    move_text=presenter.move_text,
-    reason_text=presenter.reason_text,
-    event_text=presenter.event_text,
-    notes=notes,
-    note_texts=NOTES,
-    recent=4,  # a bot's turn is several moves
-)
+# A bot's turn is several moves: its last four are shown with „Warum?“.
+COACH = CoachSpec.worded_by(presenter, notes, NOTES, recent=4)

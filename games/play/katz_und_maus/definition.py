@@ -13,15 +13,8 @@ from games.engines import katz_und_maus as km
 from games.engines.base import IllegalAction
 from games.play import driver
 from games.play.definition import Choice, DemoExtra, DemoSpec, GameDefinition, Option
-from games.play.katz_und_maus import (
-    coach,
-    example_fields,
-    examples,
-    exercises,
-    presenter,
-    statistics,
-    steps,
-)
+
+from . import coach, example_fields, examples, exercises, presenter, statistics, steps
 
 ALONE, TEAMS = "allein", "team"
 # When the draw pile is used up: the source's end of game, or our variant.

@@ -17,16 +17,9 @@ from games.play.definition import (
     GameDefinition,
     Option,
 )
-from games.play.the_cat import (
-    coach,
-    example_fields,
-    examples,
-    exercises,
-    presenter,
-    statistics,
-    steps,
-)
 from games.play.wording import join_names
+
+from . import coach, example_fields, examples, exercises, presenter, statistics, steps
 
 CHEAT_ON = "an"
 CHEAT_OFF = "aus"
