@@ -1,23 +1,12 @@
 """Katz und Maus's worked examples as typed fields (``games.example_fields``)."""
 
-from games.example_fields import (
-    CardRows,
-    Cards,
-    CheckSchema,
-    Lines,
-    NameNumbers,
-    Names,
-    Number,
-    Pick,
-    Text,
-    YesNo,
-)
+from games import example_fields as fields
 
 RANKS = "Ränge A, 2 … 10, J, Q, K, durch Leerzeichen getrennt; unten zuerst."
 PILES = "Eine Zeile je Stapel (A, B, C, D), Ränge durch Leerzeichen, unten zuerst; „–“ für leer."
-TEAMS = YesNo("teams", "In Teams", optional=True)
+TEAMS = fields.YesNo("teams", "In Teams", optional=True)
 # Leer: die Regel der Quelle (das Spiel endet), wie in Demo und Raum voreingestellt.
-EMPTY_DRAW = Pick(
+EMPTY_DRAW = fields.Pick(
     "empty_draw",
     "Kartenstock aufgebraucht",
     "Leer heißt: Regel der Quelle.",
@@ -26,87 +15,89 @@ EMPTY_DRAW = Pick(
 )
 
 EXAMPLE_FIELDS = {
-    "build": CheckSchema(
+    "build": fields.CheckSchema(
         "Passt die Karte auf den Ablagestapel?",
         check=(
-            Text("name", "Spieler (für den Text)", optional=True),
-            Pick("at", "Stapel", optional=True, choices=tuple((c, c) for c in "ABCD")),
-            Cards("pile", "Auf dem Stapel", RANKS, optional=False),
-            Text("card", "Karte", "Ein Rang, z. B. 4 oder K."),
+            fields.Text("name", "Spieler (für den Text)", optional=True),
+            fields.Pick("at", "Stapel", optional=True, choices=tuple((c, c) for c in "ABCD")),
+            fields.Cards("pile", "Auf dem Stapel", RANKS, optional=False),
+            fields.Text("card", "Karte", "Ein Rang, z. B. 4 oder K."),
         ),
         expect=(
-            YesNo("fits", "Passt"),
-            Number("value", "Zählt als", optional=True),
-            YesNo("complete", "Stapel fertig", optional=True),
+            fields.YesNo("fits", "Passt"),
+            fields.Number("value", "Zählt als", optional=True),
+            fields.YesNo("complete", "Stapel fertig", optional=True),
         ),
     ),
-    "turn": CheckSchema(
+    "turn": fields.CheckSchema(
         "Ein Zug",
         check=(
-            Text("name", "Spieler (für den Text)", optional=True),
-            CardRows("build", "Ablagestapel in der Mitte", PILES, optional=True),
-            Cards("stock", "Eigener Stapel", RANKS),
-            Cards("hand", "Hand", RANKS),
-            CardRows("discards", "Eigene Ablagen", PILES, optional=True),
-            Cards("draw", "Als Nächstes gezogen", RANKS, optional=True),
-            Number("draw_size", "Karten im Nachziehstapel", optional=True),
-            Number("players", "Spielerzahl", optional=True),
+            fields.Text("name", "Spieler (für den Text)", optional=True),
+            fields.CardRows("build", "Ablagestapel in der Mitte", PILES, optional=True),
+            fields.Cards("stock", "Eigener Stapel", RANKS),
+            fields.Cards("hand", "Hand", RANKS),
+            fields.CardRows("discards", "Eigene Ablagen", PILES, optional=True),
+            fields.Cards("draw", "Als Nächstes gezogen", RANKS, optional=True),
+            fields.Number("draw_size", "Karten im Nachziehstapel", optional=True),
+            fields.Number("players", "Spielerzahl", optional=True),
             EMPTY_DRAW,
-            Lines(
+            fields.Lines(
                 "moves",
                 "Züge",
                 "Je Zeile einer: hand:7:A, stock:A, discard:1:A, end:Q:2.",
                 optional=True,
             ),
-            Cards("report", "Nur diese Ergebnisse prüfen", "z. B. drawn hand", optional=True),
+            fields.Cards(
+                "report", "Nur diese Ergebnisse prüfen", "z. B. drawn hand", optional=True
+            ),
         ),
         expect=(
-            Cards(
+            fields.Cards(
                 "drawn",
                 "Gezogen je Nachziehen",
                 "Anzahl je Ziehen, z. B. 1 5.",
                 numbers=True,
             ),
-            Number("completed", "Fertige Stapel", optional=True),
-            Number("recycled", "Neu gemischt", optional=True),
-            Cards(
+            fields.Number("completed", "Fertige Stapel", optional=True),
+            fields.Number("recycled", "Neu gemischt", optional=True),
+            fields.Cards(
                 "build",
                 "Stapelhöhen danach",
                 "Vier Zahlen, z. B. 0 4 0 0.",
                 optional=True,
                 numbers=True,
             ),
-            Text("stock_top", "Oben auf dem eigenen Stapel", optional=True),
-            Cards("hand", "Hand danach", RANKS, optional=True),
-            YesNo("over", "Spiel vorbei", optional=True),
-            Number("winner", "Sieger (Platz)", optional=True),
+            fields.Text("stock_top", "Oben auf dem eigenen Stapel", optional=True),
+            fields.Cards("hand", "Hand danach", RANKS, optional=True),
+            fields.YesNo("over", "Spiel vorbei", optional=True),
+            fields.Number("winner", "Sieger (Platz)", optional=True),
         ),
     ),
-    "end": CheckSchema(
+    "end": fields.CheckSchema(
         "Nachziehstapel leer",
         check=(
-            Names("players", "Spieler"),
-            NameNumbers("stocks", "Karten im eigenen Stapel"),
+            fields.Names("players", "Spieler"),
+            fields.NameNumbers("stocks", "Karten im eigenen Stapel"),
             TEAMS,
         ),
         expect=(
-            Names("winners", "Sieger"),
-            YesNo("draw", "Unentschieden"),
-            NameNumbers("points", "Punkte"),
+            fields.Names("winners", "Sieger"),
+            fields.YesNo("draw", "Unentschieden"),
+            fields.NameNumbers("points", "Punkte"),
         ),
     ),
-    "score": CheckSchema(
+    "score": fields.CheckSchema(
         "Wertung",
         check=(
-            Names("players", "Spieler", "Der Erste gewinnt mit der letzten Stapelkarte."),
-            NameNumbers("stocks", "Karten in den Stapeln der anderen"),
+            fields.Names("players", "Spieler", "Der Erste gewinnt mit der letzten Stapelkarte."),
+            fields.NameNumbers("stocks", "Karten in den Stapeln der anderen"),
             TEAMS,
-            NameNumbers("before", "Punkte vorher", optional=True),
+            fields.NameNumbers("before", "Punkte vorher", optional=True),
         ),
         expect=(
-            NameNumbers("points", "Punkte dieser Partie"),
-            NameNumbers("totals", "Punkte gesamt"),
-            YesNo("match_over", "Match vorbei"),
+            fields.NameNumbers("points", "Punkte dieser Partie"),
+            fields.NameNumbers("totals", "Punkte gesamt"),
+            fields.YesNo("match_over", "Match vorbei"),
         ),
     ),
 }
