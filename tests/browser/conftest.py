@@ -58,8 +58,10 @@ def strict_windows(browser, base_url):
     script errors and requests to other hosts fail the test when it ends."""
     contexts, problems = [], []
 
-    def open_(viewport):
-        context = browser.new_context(viewport=viewport, locale="de-DE", base_url=base_url)
+    def open_(viewport, **options):  # options: e.g. has_touch, is_mobile for a phone
+        context = browser.new_context(
+            viewport=viewport, locale="de-DE", base_url=base_url, **options
+        )
         context.grant_permissions(["clipboard-read", "clipboard-write"])
         page = context.new_page()
         page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)

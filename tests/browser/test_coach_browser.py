@@ -26,27 +26,9 @@ def alpaka(monkeypatch):
 
 
 @pytest.fixture
-def phone(browser, live_server):
-    """A phone with a touch screen; console errors, script errors and requests to other
-    hosts fail the test."""
-    context = browser.new_context(
-        viewport=PHONE, has_touch=True, is_mobile=True, locale="de-DE", base_url=live_server.url
-    )
-    page = context.new_page()
-    problems = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.on(
-        "request",
-        lambda r: (
-            problems.append(r.url)
-            if not r.url.startswith((live_server.url, "data:", "about:"))
-            else None
-        ),
-    )
-    yield page
-    context.close()
-    assert problems == []
+def phone(open_browser):
+    """A phone with a touch screen (console errors and other hosts fail the test)."""
+    return open_browser(PHONE, has_touch=True, is_mobile=True)
 
 
 def _demo_shot(demo, name: str) -> None:
