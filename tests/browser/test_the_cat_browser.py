@@ -203,6 +203,15 @@ def test_two_players_in_a_room_race_for_one_middle_card(cat, frozen, open_browse
     expect(ben.locator(".room-note")).to_contain_text(
         "Zu spät – die Karte hat gerade jemand genommen."
     )
+    # … and at the card itself, naming who was quicker; the card there shakes once.
+    late = ben.locator(".cat-middle .cat-cards__item").nth(0)
+    expect(late.locator(".cat-late")).to_have_text("Zu spät – Anna war schneller")
+    shaken = late.locator(".cat-card.is-late--shake")
+    assert shaken.evaluate("card => getComputedStyle(card).animationName") == "cat-shake"
+    ben.emulate_media(reduced_motion="reduce")
+    assert shaken.evaluate("card => getComputedStyle(card).animationName") == "none"
+    ben.emulate_media(reduced_motion="no-preference")
+    shot(ben, "the-cat-room-late-phone", ".cat-middle")
     ben.unroute(re.compile(r"/status/"))
     state = Room.objects.get().state
     assert wanted in state["stacks"][0][0] and wanted not in state["stacks"][1][0]

@@ -190,6 +190,7 @@ def present(view: dict, **around) -> TableContext:
         if e["event"].get("type") == "swap" and e["event"]["seat"] == me
     }
     playing = phase == the_cat.PLAY
+    taken = _taken(viewer.log, me, names) if playing and me is not None else []
     held = view["held"]
     my_info = view["seats"][me] if me is not None else None
     in_round = bool(my_info and my_info["in_round"] and not my_info["left"])
@@ -263,6 +264,7 @@ def present(view: dict, **around) -> TableContext:
             "spectator": me is None,
             "in_round": in_round,
             "middle": middle,
+            "taken": taken,
             "hand": hand,
             "held": held,
             "held_number": held + 1 if held is not None else None,
@@ -287,6 +289,28 @@ def present(view: dict, **around) -> TableContext:
             "finished": phase == the_cat.OVER,
         }
     )
+
+
+def _taken(log: list[dict], me: int, names: list[str]) -> list[dict]:
+    """Who took which middle card this round (others' swaps from the public log), the
+    latest first (the last eight): a click that lost the race for a card says at the card who was
+    quicker („Zu spät – Lena war schneller“, ``table.js``)."""
+    taken: list[dict] = []
+    for entry in log:
+        event = entry["event"]
+        if event.get("type") == "deal":
+            taken = []
+        elif event.get("type") == "swap" and event["seat"] != me:
+            # What the log says anyway (who took which mood), plus the slot; no card id
+            # of a card now in someone's stack.
+            taken.append(
+                {
+                    "mood": the_cat.mood_of(event["took"]),
+                    "slot": event["slot"],
+                    "by": names[event["seat"]],
+                }
+            )
+    return list(reversed(taken[-8:]))
 
 
 def _countdown(viewer: Viewer) -> dict | None:
