@@ -233,6 +233,39 @@ def watched_unseen(page, frozen, seconds: float) -> None:
         assert reply.status == 200
 
 
+def test_two_player_round_against_a_gemuetlich_bot_ends_with_its_stopp(cat, frozen, open_browser):
+    """The reader sits still with four finished stacks; the gemütlich bot plays its
+    deal from the shuffle to the end and calls „Stopp!“ – within three minutes of
+    game time, as the page shows."""
+    page = open_browser(DESKTOP)
+    page.goto(DEMO)
+    page.locator('label:has(input[name="bots"][value="1"])').click()
+    page.get_by_text("gemütlich", exact=True).click()
+    page.get_by_role("button", name="Spiel starten").click()
+    expect(page.locator(".cat-status")).to_contain_text("Tippe auf einen deiner Stapel")
+    demo = DemoGame.objects.get(engine="the_cat")
+    options = {"names": ["Du", "Minka"], "bots": {"1": "gemuetlich"}, "round_seconds": 300}
+    mine = [["grimmig"] * 4, ["frech"] * 4, ["stolz"] * 4, ["albern"] * 4]
+    state = the_cat.arranged(2, [mine, [None] * 4], None, options, now=frozen.now.timestamp())
+    demo.state, demo.log, demo.version = state, [], demo.version + 1
+    demo.bot_due = datetime.fromtimestamp(the_cat.next_due(state), UTC)
+    demo.save()
+    page.reload()
+    started = frozen.now
+    expect(page.locator(".cat-status")).to_be_visible()
+    for _ in range(180):
+        frozen.advance(1)
+        reply = page.request.get(DEMO + "status/?v=-1", headers={"HX-Request": "true"})
+        assert reply.status == 200
+        if DemoGame.objects.get(engine="the_cat").state["phase"] != the_cat.PLAY:
+            break
+    played = (frozen.now - started).total_seconds()
+    reveal = page.locator(".cat-reveal")
+    expect(reveal).to_contain_text("Minka hat Stopp gerufen – zu Recht")
+    assert 20 <= played <= 180, played
+    expect(page.locator(".cat-sheet__table tfoot")).to_contain_text("5")
+
+
 def test_demo_moves_count_on_an_old_picture_and_a_chosen_set_is_named(cat, frozen, open_browser):
     """Two players, the four moods picked in the setup form; the page does not hear of
     the bot's moves and the reader's clicks still count – checked by the engine, with
