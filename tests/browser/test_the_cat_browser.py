@@ -337,3 +337,30 @@ def test_a_worked_example_steps_through_on_a_phone(open_browser):
     no_overflow(page, PHONE["width"])
     assert_accessible(page)
     shot(page, "the-cat-example-race-phone", figure)
+
+
+IN_VIEW = """(el) => { const box = el.getBoundingClientRect();
+  return box.top >= -1 && box.bottom <= innerHeight + 1; }"""
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_table_is_in_view_when_the_game_starts(cat, frozen, open_browser, size):
+    page = open_browser(size)
+    page.goto(DEMO.replace("demo/", ""))  # the game page: the demo sits below the article's top
+    page.locator("#demo-start").scroll_into_view_if_needed()
+    page.locator("#demo-start").click()
+    bar = page.locator(".cat-bar")
+    expect(bar).to_be_visible()
+    # The table's top (bar) is at the top of the screen once the scroll settles; on a
+    # desktop the status line and the middle cards are in view as well.
+    page.wait_for_function(
+        "() => { const t = document.querySelector('section[data-phase]');"
+        " return t && Math.abs(t.getBoundingClientRect().top) < 2; }"
+    )
+    assert bar.evaluate(IN_VIEW)
+    if size == DESKTOP:
+        assert page.locator(".cat-status").evaluate(IN_VIEW)
+        assert page.locator(".cat-middle").evaluate(IN_VIEW)
+    directory = os.environ.get("SCREENSHOT_DIR")
+    if directory:
+        page.screenshot(path=str(Path(directory) / f"the-cat-started-{size['width']}.png"))
