@@ -306,6 +306,7 @@
   });
 
   var demoStarting = false;
+  var justLeft = false; // the leave dialog's answer is on its way
 
   // A game starts (a demo after „Spiel starten“, a room from its lobby): the table itself –
   // its bar, status and cards – at the top of the screen, on every screen size; smoothly
@@ -345,6 +346,14 @@
       else roomBody.scrollIntoView({ block: "start" });
     }
     shownStatus = status;
+    // Just left the room: the notice that says so (with the ways back) comes into view.
+    var left = justLeft && document.getElementById("room-left");
+    if (left) {
+      justLeft = false;
+      left.scrollIntoView({ block: "start" });
+      left.focus({ preventScroll: true });
+      return;
+    }
     if (demoStarting) {
       demoStarting = false;
       var demoBody = event.target.closest && event.target.closest("[data-demo-body]");
@@ -372,6 +381,7 @@
     var elt = event.detail.elt;
     var dialog = elt && elt.closest && elt.closest("dialog");
     if (dialog && dialog.open) dialog.close();
+    if (dialog && dialog.id === "leave-dialog" && event.detail.successful) justLeft = true;
     var body = tableBody();
     if (body) body.classList.toggle("is-offline", !event.detail.successful && !event.detail.xhr.status);
   });
