@@ -250,6 +250,9 @@ def test_a_finger_drags_a_card_onto_a_pile_and_a_tap_still_chooses(katz, browser
         viewport=PHONE, locale="de-DE", base_url=live_server.url, has_touch=True, is_mobile=True
     )
     page = context.new_page()
+    problems = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
     page.goto("/spiele/katz-und-maus/demo/")
     demo = page.locator("#katz_und_maus-demo")
     demo.get_by_text("10 Karten", exact=True).click()
@@ -281,3 +284,4 @@ def test_a_finger_drags_a_card_onto_a_pile_and_a_tap_still_chooses(katz, browser
     assert after["build"] != state["build"], "the card went onto the pile"
     assert page.locator(".km-ghost").count() == 0
     context.close()
+    assert problems == []
