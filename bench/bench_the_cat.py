@@ -4,11 +4,16 @@ Run: ``.venv/bin/python bench/bench_the_cat.py [rounds]``. Every row plays
 ``rounds`` first rounds (seeds 0…) with bots only, driving the clock the way the
 site does (``advance(state, next_due(state))`` until the round ends). It prints
 rounds per second of wall time, the average round length in seconds of game time
-per bot speed, and how often the caller was right (plain bots and „Schummelkatze“).
+per bot speed and table size (median: the goal is a two-player round against a
+„gemütlich“ bot of 1–3 minutes), and how often the caller was right (plain bots and
+„Schummelkatze“). A second table seats a newcomer stand-in against one bot: seat 0
+plays the bots' strategy at a person's first-game pace (``NEWCOMER_SECONDS`` per
+step), sent through ``try_apply`` like a click.
 """
 
 from __future__ import annotations
 
+import random
 import statistics
 import sys
 import time
@@ -16,7 +21,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engines.the_cat import SPEEDS, advance, new_game, next_due  # noqa: E402
+from games.engines.the_cat import (  # noqa: E402
+    SPEEDS,
+    advance,
+    bot_choice,
+    bot_view,
+    new_game,
+    next_due,
+    try_apply,
+)
+from games.engines.the_cat.rules import best_count  # noqa: E402
+
+NEWCOMER_SECONDS = 4.0  # mean seconds per step of a person in a first game
 
 
 def play_round(seed: int, players: int, speed: str, cheaters: int = 0) -> dict:
@@ -32,6 +48,44 @@ def play_round(seed: int, players: int, speed: str, cheaters: int = 0) -> dict:
         for event in events:
             if event["type"] == "round_end":
                 return {**event, "steps": steps}
+
+
+def play_against(seed: int, speed: str) -> dict:
+    """One first round: a newcomer stand-in at seat 0 against one bot at ``speed``."""
+    options = {"bots": {"1": speed}, "round_seconds": 900}
+    state = new_game(seed, 2, options, now=0.0)
+    pace = random.Random(f"newcomer:{seed}")
+    plan, since, best = None, 0, 0
+    mine = NEWCOMER_SECONDS * (0.5 + pace.random())
+    while True:
+        due = next_due(state)
+        if due is not None and due < mine:
+            state, events = advance(state, due)
+        else:
+            # What a person keeps in mind: the plan and how long nothing got better.
+            view = {**bot_view(state, 0), "plan": plan, "since_gain": since}
+            action, reason = bot_choice(view, pace)
+            plan = reason.get("plan", plan)
+            if action is None:
+                state, events = advance(state, mine)
+            else:
+                state, events, _ = try_apply(state, 0, action, now=mine)
+            mine += NEWCOMER_SECONDS * (0.5 + pace.random())
+            progress = sum(best_count(stack) for stack in state["stacks"][0])
+            since, best = (0, progress) if progress > best else (since + 1, best)
+        for event in events:
+            if event["type"] == "round_end":
+                return event
+
+
+def newcomer_row(speed: str, rounds: int) -> None:
+    ends = [play_against(seed, speed) for seed in range(rounds)]
+    lengths = [end["at"] for end in ends]
+    bot_calls = sum(end["caller"] == 1 for end in ends)
+    print(
+        f"{'Neuling vs ' + speed:<22} {2:>2} {statistics.median(lengths):>8.1f} "
+        f"{max(lengths):>7.1f} {bot_calls:>4}/{rounds}"
+    )
 
 
 def row(label: str, players: int, speed: str, rounds: int, cheaters: int = 0) -> dict:
@@ -72,6 +126,10 @@ def main() -> None:
         total_rounds += result["rounds"]
         total_time += result["elapsed"]
     print(f"overall: {total_rounds / total_time:.1f} rounds/s")
+    print(f"\nA newcomer (one step every ~{NEWCOMER_SECONDS:.0f} s) against one bot, first rounds")
+    print(f"{'table':<22} {'pl':>2} {'median s':>8} {'max s':>7} bot called")
+    for speed in SPEEDS:
+        newcomer_row(speed, rounds)
 
 
 if __name__ == "__main__":

@@ -85,7 +85,7 @@ def room_context(
     return context
 
 
-def _render_body(request, engine, result, *, since=None, spectator=False):
+def _render_body(request, engine, result, *, since=None, spectator=False, left=False):
     if result.room is None:
         context = {"engine": engine, "message": result.message or locked.MISSING}
         # A poll is told to stop polling; the notice is still swapped in.
@@ -101,16 +101,18 @@ def _render_body(request, engine, result, *, since=None, spectator=False):
             since=since,
             spectator=spectator,
         )
+        # Just left (the answer to „Ja, verlassen“): say so with the ways back.
+        context["just_left"] = left and result.applied
         response = render(request, BODY, context)
         response["X-Room-Version"] = str(result.room.version)
     patch_cache_control(response, no_store=True)
     return response
 
 
-def _respond(request, engine, code: str, result, *, since=None):
+def _respond(request, engine, code: str, result, *, since=None, left=False):
     """htmx: the new room body (with the note); without JavaScript: redirect back."""
     if request.htmx:
-        return _render_body(request, engine, result, since=since)
+        return _render_body(request, engine, result, since=since, left=left)
     if result.message:
         level = messages.SUCCESS if result.applied else messages.WARNING
         messages.add_message(request, level, result.message)
@@ -276,7 +278,7 @@ def leave(request, slug, code):
         context["game"] = game
         return render(request, "rooms/leave_confirm.html", context)
     result = seating.leave(engine, code, visitor_id(request))
-    return _respond(request, engine, code, result)
+    return _respond(request, engine, code, result, left=True)
 
 
 @require_POST

@@ -47,6 +47,16 @@ def test_alpaka_command_stores_the_simulation_for_its_seed():
     assert "Statistik gespeichert: je 2 Spiele" in output
 
 
+def test_the_cat_figures_of_older_bots_are_computed_again_with_if_missing():
+    simulate("simulate_the_cat", games=1, seed=2)
+    assert "nichts zu tun" in simulate("simulate_the_cat", games=1, seed=2, if_missing=True)
+    stats = EngineStatistics.objects.get(engine="the_cat")
+    del stats.figures["bots"]  # figures stored by the first bots
+    stats.save()
+    assert "nichts zu tun" not in simulate("simulate_the_cat", games=1, seed=2, if_missing=True)
+    assert EngineStatistics.objects.get(engine="the_cat").figures["bots"] == 2
+
+
 def test_the_cat_command_stores_the_simulation_for_its_seed():
     simulate("simulate_the_cat", games=1, seed=2)
     stats = EngineStatistics.objects.get(engine="the_cat")

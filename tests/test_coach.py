@@ -197,16 +197,19 @@ CODES = {
     ],
     "the_cat": [
         "ready",
-        "stop_finished",
-        "stop_early",
-        "take_unseen",
-        "take_gain",
-        "take_next",
-        "put_back_finished",
-        "swap_gain",
-        "swap_churn",
-        "watch",
-        "put_back",
+        "call_stop",
+        "bluff_stop",
+        "look_at_stack",
+        "go_for_mood",
+        "next_stack",
+        "stack_done",
+        "collect_mood",
+        "finish_stack",
+        "pass_on",
+        "switch_stack",
+        "stir_middle",
+        "watch_middle",
+        "nothing_fits",
     ],
     "kaetzchen": ["only_move"],
 }
@@ -231,10 +234,10 @@ def test_every_reason_code_is_worded_and_unknown_ones_are_tolerated(key):
     ("key", "codes"),
     [
         ("alpaka", ["play_out", "play_only", "play_best"]),
-        ("the_cat", ["put_back", "put_back_finished"]),
-        ("the_cat", ["swap_gain", "swap_churn"]),
-        ("the_cat", ["take_unseen", "take_gain", "take_next"]),
-        ("the_cat", ["stop_finished", "stop_early"]),
+        ("the_cat", ["stack_done", "switch_stack", "nothing_fits"]),
+        ("the_cat", ["collect_mood", "finish_stack", "pass_on", "stir_middle"]),
+        ("the_cat", ["look_at_stack", "go_for_mood", "next_stack"]),
+        ("the_cat", ["call_stop", "bluff_stop"]),
     ],
 )
 def test_another_seat_s_reasons_do_not_tell_its_hidden_cards_apart(key, codes):
@@ -401,7 +404,8 @@ def test_the_cat_bots_wait_for_the_learner_in_the_first_round(client, cat_demo, 
     steps = sum(row.state["bot_steps"])
     clock.advance(10)
     client.get(demo + "status/", {"v": row.version}, headers=HX)
-    assert sum(_row("the_cat").state["bot_steps"]) > steps
+    after = _row("the_cat").state
+    assert sum(after["bot_steps"]) > steps, (after["phase"], after["round"], after["bot_due"], after["now"])
 
 
 def test_the_cat_second_game_is_not_guided(client, cat_demo, clock):

@@ -125,6 +125,7 @@ def test_engine_options_map_settings_and_bot_seats():
         "cheater": [1],
         "round_seconds": presenter.ROUND_SECONDS,
         "removed": None,
+        "bots_version": the_cat.BOTS_VERSION,
     }
     assert definition.engine_options({**options, "cheat": "aus"}, set())["cheater"] == []
     chosen = definition.engine_options({**options, "removed": "gute-laune"}, {1})["removed"]

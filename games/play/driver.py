@@ -61,6 +61,9 @@ def bot_seats(row, definition: GameDefinition | None = None) -> set[int]:
 # A demo's bots move only while their reader watches (a stream, a poll, a request). A bot
 # move overdue by more than this was made by nobody, so the table stood still meanwhile.
 PAUSED_AFTER = timedelta(seconds=2)
+# Moments stored in the row are rounded to microseconds, the engine's are floats: a due
+# move computed back from the row may land a fraction of a microsecond short of it.
+STORED_ROUNDING = timedelta(milliseconds=1)
 
 
 def _offset(row) -> timedelta:
@@ -207,7 +210,12 @@ def catch_up(definition: GameDefinition, row, *, force_bot: bool = False) -> int
         return 0
     resume(row)
     table = table_of(definition, row)
-    steps = table.advance(game_now(row), force_bot=force_bot)
+    at = game_now(row)
+    due = table.timers.bot_due
+    if due is not None and due - at <= STORED_ROUNDING:
+        # The move that fell due, not a fraction of a microsecond short of it.
+        at = max(at, due + timedelta(microseconds=1))
+    steps = table.advance(at, force_bot=force_bot)
     store(row, table)
     return steps
 

@@ -301,7 +301,22 @@
     var active = document.activeElement;
     focusBeforeSwap = target && active && active !== document.body && target.contains(active)
       ? { id: active.id } : null;
+    // A demo's setup form answered with the first table: bring the table into view.
+    demoStarting = !!(target && target.classList && target.classList.contains("play-demo__body--setup"));
   });
+
+  var demoStarting = false;
+  var justLeft = false; // the leave dialog's answer is on its way
+
+  // A game starts (a demo after „Spiel starten“, a room from its lobby): the table itself –
+  // its bar, status and cards – at the top of the screen, on every screen size; smoothly
+  // unless the reader asked for reduced motion.
+  function showTable(scope) {
+    var table = scope && scope.querySelector("section[data-phase]");
+    if (!table) return;
+    var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    table.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+  }
 
   function tableBody() {
     return document.getElementById("room-body") || document.querySelector("[data-demo-body]");
@@ -326,9 +341,24 @@
     // Lobby → table (or back): show the new view from its top, not where the old one was scrolled.
     var status = roomStatus();
     if (shownStatus && status && status !== shownStatus && !(shownStatus === "playing" && status === "finished")) {
-      document.getElementById("room-body").scrollIntoView({ block: "start" });
+      var roomBody = document.getElementById("room-body");
+      if (status === "playing" && roomBody.querySelector("section[data-phase]")) showTable(roomBody);
+      else roomBody.scrollIntoView({ block: "start" });
     }
     shownStatus = status;
+    // Just left the room: the notice that says so (with the ways back) comes into view.
+    var left = justLeft && document.getElementById("room-left");
+    if (left) {
+      justLeft = false;
+      left.scrollIntoView({ block: "start" });
+      left.focus({ preventScroll: true });
+      return;
+    }
+    if (demoStarting) {
+      demoStarting = false;
+      var demoBody = event.target.closest && event.target.closest("[data-demo-body]");
+      showTable(demoBody || document.querySelector(".play-demo__body--play"));
+    }
     var before = focusBeforeSwap;
     focusBeforeSwap = null;
     if (!before || (document.activeElement && document.activeElement !== document.body)) return;
@@ -351,6 +381,7 @@
     var elt = event.detail.elt;
     var dialog = elt && elt.closest && elt.closest("dialog");
     if (dialog && dialog.open) dialog.close();
+    if (dialog && dialog.id === "leave-dialog" && event.detail.successful) justLeft = true;
     var body = tableBody();
     if (body) body.classList.toggle("is-offline", !event.detail.successful && !event.detail.xhr.status);
   });

@@ -130,7 +130,11 @@ def test_two_players_create_join_play_a_round_and_confirm(alpaka, open_browser):
     expect(dialog).to_be_hidden()
     ben.get_by_role("link", name="Raum verlassen").click()
     dialog.get_by_role("button", name="Ja, verlassen").click()
-    expect(ben.locator(".room-note").first).to_contain_text("Du hast den Raum verlassen")
+    left = ben.locator("#room-left")
+    expect(left).to_contain_text("Du hast den Raum verlassen")
+    expect(left).to_be_focused()  # in view, and read out: the ways back follow
+    expect(left.get_by_role("link", name="Offene Räume ansehen")).to_be_visible()
+    expect(left.get_by_role("link", name="Zur Spielseite")).to_be_visible()
     expect(anna.locator(".alp-end__title")).to_have_text("Gewonnen!")
     expect(anna.locator(".alp-end__summary")).to_contain_text("zu wenige Spieler")
     screenshot(anna, "alpaka-final-desktop")

@@ -220,3 +220,72 @@ def test_a_room_with_two_browsers(katz, open_browser):
             "data-version", str(room.version), timeout=5000
         )
     assert_accessible(anna)
+
+
+def touch_drag(page, source, target, steps: int = 8) -> None:
+    """A finger presses ``source``, moves to ``target`` and lets go: real touch events
+    (Chromium turns them into pointer events of type touch), not a mouse."""
+    # Piles and card on one screen, as a player holds the phone: the piles at the top.
+    target.evaluate("pile => { pile.scrollIntoView({block: 'start'}); window.scrollBy(0, -100); }")
+    start = source.bounding_box()
+    assert start["y"] + start["height"] <= page.viewport_size["height"], "card below the screen"
+    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    touch = lambda kind, x, y: cdp.send(  # noqa: E731
+        "Input.dispatchTouchEvent",
+        {"type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": x, "y": y}]},
+    )
+    touch("touchStart", x0, y0)
+    touch("touchMove", x0, y0 + 12)  # the drag begins: the card's targets appear
+    end = target.bounding_box()
+    x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+    assert 0 < y1 < page.viewport_size["height"], "the pile is on the screen"
+    x0, y0 = x0, y0 + 12
+    for step in range(1, steps + 1):
+        touch("touchMove", x0 + (x1 - x0) * step / steps, y0 + (y1 - y0) * step / steps)
+    # Before letting go: the card follows the finger, the pile under it is the drop target.
+    assert page.locator(".km-ghost").count() == 1
+    assert page.locator(".km-build.is-drop, .km-dpile.is-drop").count() == 1
+    touch("touchEnd", x1, y1)
+
+
+def test_a_finger_drags_a_card_onto_a_pile_and_a_tap_still_chooses(katz, browser, live_server):
+    context = browser.new_context(
+        viewport=PHONE, locale="de-DE", base_url=live_server.url, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    problems = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto("/spiele/katz-und-maus/demo/")
+    demo = page.locator("#katz_und_maus-demo")
+    demo.get_by_text("10 Karten", exact=True).click()
+    demo.get_by_role("button", name="Spiel starten").click()
+    rng = random.Random(5)
+    for _ in range(200):
+        expect(demo.locator(".km-status--mine")).to_be_visible(timeout=30000)
+        state = DemoGame.objects.get(engine="katz_und_maus").state
+        if state["turn"] != 0:
+            continue
+        plays = [a for a in km.legal_actions(state, 0) if a["type"] == "play"]
+        if plays:
+            break
+        make_move(page, demo, km.bot_action(km.view(state, 0), rng))
+    action = plays[0]
+    value = zug(action)
+    button = demo.locator(f'button[name="zug"][value="{value}"]')
+    key = re.search(r"km-go--([\w-]+)", button.get_attribute("class")).group(1)
+    source = demo.locator(f'label:has(input[name="wahl"][value="{key}"])')
+    pile = demo.locator(f'.km-build:has(button[name="zug"][value="{value}"])')
+    # A tap is still a tap: it chooses the card and shows its targets.
+    source.tap()
+    expect(source.locator(".km-src__input")).to_be_checked()
+    expect(button).to_be_visible()
+    before = version(page)
+    touch_drag(page, source, pile)
+    expect(demo.locator(BODY)).not_to_have_attribute("data-version", str(before))
+    after = DemoGame.objects.get(engine="katz_und_maus").state
+    assert after["build"] != state["build"], "the card went onto the pile"
+    assert page.locator(".km-ghost").count() == 0
+    context.close()
+    assert problems == []

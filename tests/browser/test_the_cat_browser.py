@@ -213,6 +213,15 @@ def test_two_players_in_a_room_race_for_one_middle_card(cat, frozen, open_browse
     expect(ben.locator(".room-note")).to_contain_text(
         "Zu spät – die Karte hat gerade jemand genommen."
     )
+    # … and at the card itself, naming who was quicker; the card there shakes once.
+    late = ben.locator(".cat-middle .cat-cards__item").nth(0)
+    expect(late.locator(".cat-late")).to_have_text("Zu spät – Anna war schneller")
+    shaken = late.locator(".cat-card.is-late--shake")
+    assert shaken.evaluate("card => getComputedStyle(card).animationName") == "cat-shake"
+    ben.emulate_media(reduced_motion="reduce")
+    assert shaken.evaluate("card => getComputedStyle(card).animationName") == "none"
+    ben.emulate_media(reduced_motion="no-preference")
+    shot(ben, "the-cat-room-late-phone", ".cat-middle")
     ben.unroute(re.compile(r"/status/"))
     state = Room.objects.get().state
     assert wanted in state["stacks"][0][0] and wanted not in state["stacks"][1][0]
@@ -232,6 +241,39 @@ def watched_unseen(page, frozen, seconds: float) -> None:
         frozen.advance(0.5)
         reply = page.request.get(DEMO + "status/?v=-1", headers={"HX-Request": "true"})
         assert reply.status == 200
+
+
+def test_two_player_round_against_a_gemuetlich_bot_ends_with_its_stopp(cat, frozen, open_browser):
+    """The reader sits still with four finished stacks; the gemütlich bot plays its
+    deal from the shuffle to the end and calls „Stopp!“ – within three minutes of
+    game time, as the page shows."""
+    page = open_browser(DESKTOP)
+    page.goto(DEMO)
+    page.locator('label:has(input[name="bots"][value="1"])').click()
+    page.get_by_text("gemütlich", exact=True).click()
+    page.get_by_role("button", name="Spiel starten").click()
+    expect(page.locator(".cat-status")).to_contain_text("Tippe auf einen deiner Stapel")
+    demo = DemoGame.objects.get(engine="the_cat")
+    options = {"names": ["Du", "Minka"], "bots": {"1": "gemuetlich"}, "round_seconds": 300}
+    mine = [["grimmig"] * 4, ["frech"] * 4, ["stolz"] * 4, ["albern"] * 4]
+    state = the_cat.arranged(2, [mine, [None] * 4], None, options, now=frozen.now.timestamp())
+    demo.state, demo.log, demo.version = state, [], demo.version + 1
+    demo.bot_due = datetime.fromtimestamp(the_cat.next_due(state), UTC)
+    demo.save()
+    page.reload()
+    started = frozen.now
+    expect(page.locator(".cat-status")).to_be_visible()
+    for _ in range(180):
+        frozen.advance(1)
+        reply = page.request.get(DEMO + "status/?v=-1", headers={"HX-Request": "true"})
+        assert reply.status == 200
+        if DemoGame.objects.get(engine="the_cat").state["phase"] != the_cat.PLAY:
+            break
+    played = (frozen.now - started).total_seconds()
+    reveal = page.locator(".cat-reveal")
+    expect(reveal).to_contain_text("Minka hat Stopp gerufen – zu Recht")
+    assert 20 <= played <= 180, played
+    expect(page.locator(".cat-sheet__table tfoot")).to_contain_text("5")
 
 
 def test_demo_moves_count_on_an_old_picture_and_a_chosen_set_is_named(cat, frozen, open_browser):
@@ -306,3 +348,30 @@ def test_a_worked_example_steps_through_on_a_phone(open_browser):
     no_overflow(page, PHONE["width"])
     assert_accessible(page)
     shot(page, "the-cat-example-race-phone", figure)
+
+
+IN_VIEW = """(el) => { const box = el.getBoundingClientRect();
+  return box.top >= -1 && box.bottom <= innerHeight + 1; }"""
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_table_is_in_view_when_the_game_starts(cat, frozen, open_browser, size):
+    page = open_browser(size)
+    page.goto(DEMO.replace("demo/", ""))  # the game page: the demo sits below the article's top
+    page.locator("#demo-start").scroll_into_view_if_needed()
+    page.locator("#demo-start").click()
+    bar = page.locator(".cat-bar")
+    expect(bar).to_be_visible()
+    # The table's top (bar) is at the top of the screen once the scroll settles; on a
+    # desktop the status line and the middle cards are in view as well.
+    page.wait_for_function(
+        "() => { const t = document.querySelector('section[data-phase]');"
+        " return t && Math.abs(t.getBoundingClientRect().top) < 2; }"
+    )
+    assert bar.evaluate(IN_VIEW)
+    if size == DESKTOP:
+        assert page.locator(".cat-status").evaluate(IN_VIEW)
+        assert page.locator(".cat-middle").evaluate(IN_VIEW)
+    directory = os.environ.get("SCREENSHOT_DIR")
+    if directory:
+        page.screenshot(path=str(Path(directory) / f"the-cat-started-{size['width']}.png"))

@@ -529,7 +529,8 @@ def test_guest_leaves_the_lobby(players, clock):
     ben.code = anna.code
     ben.post("beitreten/", {"name": "Ben"})
     html = text(ben.post("verlassen/"))
-    assert "Du hast den Raum verlassen." in html and "Mitspielen" in html
+    assert "Du hast den Raum verlassen" in html and "Mitspielen" in html
+    assert "unten wieder beitreten" in html and "Offene Räume ansehen" in html
     assert list(room_of(anna).seats.values_list("name", flat=True)) == ["Anna"]
     assert "Du hast den Raum schon verlassen" not in text(ben.post("verlassen/"))
     assert locked.NOT_SEATED in text(ben.post("verlassen/"))
@@ -555,7 +556,10 @@ def test_leaving_mid_game_the_others_play_on(players, clock, seed):
         p.post("beitreten/", {"name": p.name})
     anna.post("starten/", {})
     html = text(anna.post("verlassen/"))
-    assert "Du hast den Raum verlassen und schaust nur noch zu" in html
+    # It says so, and offers the ways back: open rooms, a new room, the game's page.
+    assert "Du hast den Raum verlassen" in html and "läuft ohne dich weiter" in html
+    for way in ('href="/mitspieler-finden/"', "Neuen Raum eröffnen", "Zur Spielseite"):
+        assert way in html, way
     room = room_of(ben)
     assert room.status == Room.Status.PLAYING
     assert room.state["left"] == [True, False, False]
@@ -576,7 +580,7 @@ def test_below_two_players_the_game_ends_with_the_standings(table):
     anna_html = text(anna.get())
     assert "Es sind zu wenige Spieler übrig" in anna_html and "Du gewinnst" in anna_html
     assert "Neue Partie" in anna_html
-    assert "schaust nur noch zu" in html
+    assert "Du hast den Raum verlassen" in html and "Zur Spielseite" in html
 
 
 def test_the_last_human_leaving_closes_the_room(players, clock, seed):

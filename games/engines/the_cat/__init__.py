@@ -35,7 +35,7 @@ Festlegungen“ says the same):
 
 from games.engines.base import IllegalAction, random_action
 
-from .bots import SPEED_NAMES, SPEEDS, bot_action, bot_choice
+from .bots import BOTS_VERSION, SPEED_NAMES, SPEEDS, bot_action, bot_choice
 from .engine import (
     ALREADY_SWAPPED,
     CHOOSE_FIRST,
@@ -81,6 +81,7 @@ from .rules import (
 
 __all__ = [
     "ALREADY_SWAPPED",
+    "BOTS_VERSION",
     "CARDS",
     "CHOOSE_FIRST",
     "COPIES",

@@ -1,45 +1,80 @@
 """The Cat bots. They decide from the bot's own ``bot_view`` only: the open middle,
-the stack in hand and what the seat remembers of its own stacks.
+the stack in hand, what the seat remembers of its own stacks, its plan and its
+last swap – what a person at the table knows too.
 
-Timing: every bot step (one action, or a moment of watching) takes a delay drawn
-from ``(seed, round, seat, step)`` around the speed's mean – gemütlich, normal or
-flink – so a replay from the seed with the same ``now`` values repeats every bot
-action exactly. The choice itself uses an RNG keyed the same way.
+``bot_choice(view, rng) -> (action, reason)``: ``action`` is the next step
+(``None``: the bot just watches the middle this step), ``reason`` plain data
+with a ``code`` (snake_case) saying why, for coaching texts and tests.
+``bot_action`` is ``bot_choice(...)[0]``.
 
-Strategy of ``bot_action``:
+Timing: every bot step takes a delay drawn from ``(seed, round, seat, step)``
+around the speed's mean – gemütlich, normal or flink – and scaled by what the bot
+just did, as a person's pace is: looking at a freshly taken stack takes longer
+than the next grab after a swap, putting a stack down is quick (``PACE``). A
+replay from the seed with the same ``now`` values repeats every bot action
+exactly; the choice itself uses an RNG keyed the same way.
 
-1. All own stacks known and finished: call „Stopp!“ (also with a stack in hand).
-   Bots never call wrongly – except a „Schummelkatze“ (cheater), which, with all
-   but one stack finished, calls too early now and then.
-2. Holding a stack: make the swap that raises the value of the own stacks most.
-   Each known stack is given a target mood – greedily, the most frequent mood
-   per stack, every mood for one stack only (each mood exists four times, so
-   every stack needs a different one) – and a stack is worth more the more
-   cards of its target it holds (4 of a kind much more). Nothing helps: put the
-   stack back, or keep it and watch the middle if it is the only unfinished one.
-   A bot that has not improved for a while sometimes makes a sideways swap:
-   that frees moods two players fight over, so no round jams for ever.
-3. Not holding: take a stack never looked at, else the one a middle card would
-   improve most, else the next unfinished stack after the one put down last.
+Strategy (a person's, not a search):
+
+1. **Plan.** Every known stack gets a target mood: the moods the bot holds most
+   of across all its stacks, each for one stack only (every mood exists four
+   times), matched to the stacks that hold most of them; finished stacks keep
+   their mood. The plan stays while the bot makes progress; it is made again
+   when the bot sees a stack for the first time. After ``PATIENCE`` steps
+   without progress the bot gives up the target it has the least hope for
+   (others seem to collect it) and takes the best free mood instead
+   (``change_plan``); it does not come back to the two moods it gave up last.
+2. **Stopp!** All own stacks finished: call „Stopp!“ (``call_stop``), also with
+   a stack in hand. Honest bots never call wrongly. A „Schummelkatze“ with all
+   but one stack finished bluffs now and then (``bluff_stop``).
+3. **Holding a stack:** finished – put it down (``stack_done``); the middle
+   has a card of its target – swap a card that belongs to no plan (or to
+   another stack's) for it (``collect_mood``, ``finish_stack`` for the fourth
+   card). Never the swap that undoes the bot's own last swap. A stack
+   somewhere else wants a middle card – put this one down (``switch_stack``).
+   Long without progress, a swap of two cards nobody of its plan needs stirs
+   the middle (``stir_middle``): that frees moods others wait for, so no round
+   jams. Else keep watching a moment (``watch_middle``) or put the stack down
+   (``nothing_fits``).
+4. **Hands empty:** look at a stack never seen (``look_at_stack``), else take
+   the stack a middle card helps most (``go_for_mood``), else the next
+   unfinished stack after the one put down last (``next_stack``).
+
+Games dealt before these bots keep the first ones (``legacy_bots``); the
+state's ``bots_version`` says which play.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import permutations
 
-from .rules import is_finished, mood_of
+from . import legacy_bots
+from .rules import MOOD_KEYS, is_finished, mood_of
 
 SPEEDS = {"gemuetlich": 3.0, "normal": 1.8, "flink": 1.0}  # mean seconds per step
 SPEED_NAMES = {"gemuetlich": "gemütlich", "normal": "normal", "flink": "flink"}
 _ALIASES = {"gemütlich": "gemuetlich"}
 
-CHEAT_CHANCE = 0.1  # per step, once all but one stack are finished
-# Tuned on 60 bot rounds per table size: more churn ends jammed rounds sooner
-# (3 players, normal speed: mean 90 s → 78 s, longest 178 s → 126 s).
-CHURN_PER_STEP = 0.1  # chance of a sideways swap grows with steps without gain …
-MAX_CHURN = 0.7  # … up to this
-WEIGHT = {0: 0, 1: 0, 2: 2, 3: 5, 4: 12}  # value of a stack by cards of its target
+BOTS_VERSION = 2  # 1: ``legacy_bots`` (games dealt before the planning bots)
+BOTS_VERSIONS = (1, 2)
+
+# How long the next step takes, by what the bot just did (times the speed's mean).
+PACE = {
+    "deal": 1.0,  # the cards are dealt: reach for a stack
+    "take": 1.4,  # read the four cards just taken up
+    "swap": 0.8,  # the next grab of a planned swap is quick
+    "put_back": 0.6,  # put down, reach for the next stack
+    "watch": 1.0,  # watching the middle a moment
+}
+CHEAT_CHANCE = 0.2  # per step, with all but one stack finished and the last close
+PATIENCE = 8  # steps without progress before the weakest target is given up
+STIR_AFTER = 5  # steps without progress before a sideways swap stirs the middle …
+STIR_CHANCE = 0.3  # … now and then, not at every step
+WATCH_CHANCE = 0.4  # nothing fits: keep watching the middle instead of putting down
+CANDIDATES = 6  # moods considered when making a plan (the most held)
+WEIGHT = {0: 0, 1: 1, 2: 3, 3: 6, 4: 12}  # a stack's worth by cards of its target
 
 STOP = {"type": "stop"}
 PUT_BACK = {"type": "put_back"}
@@ -57,158 +92,320 @@ def step_rng(seed: int, round_: int, seat: int, step: int) -> random.Random:
     return random.Random(f"the_cat:{seed}:bot:{round_}:{seat}:{step}")
 
 
-def step_delay(seed: int, round_: int, seat: int, step: int, speed: str) -> float:
-    """Seconds before bot step ``step``: the speed's mean ± 50 %."""
+def step_delay(
+    seed: int, round_: int, seat: int, step: int, speed: str, after: str | None = None
+) -> float:
+    """Seconds before bot step ``step``: the speed's mean ± 50 %, times the pace of
+    what the bot just did (``after``, a key of ``PACE``; ``None``: the first
+    bots' even pace)."""
     rng = random.Random(f"the_cat:{seed}:wait:{round_}:{seat}:{step}")
-    return SPEEDS[speed] * (0.5 + rng.random())
+    return SPEEDS[speed] * (0.5 + rng.random()) * (PACE[after] if after else 1.0)
 
 
-def value(stacks: list[list[str] | None]) -> int:
-    """How close the known stacks are to done, with one target mood per stack."""
-    return _value([_counts(stack) for stack in stacks])
+def pace_of(action: dict | None) -> str:
+    """The ``PACE`` key of a step that did ``action``."""
+    kind = action["type"] if action else "watch"
+    return kind if kind in PACE else "watch"
 
 
-def _counts(stack: list[str] | None) -> dict[str, int] | None:
-    return Counter(mood_of(card) for card in stack) if stack else None
+def _rank(mood: str) -> int:
+    """Ties go by the moods' fixed order, never by their names: the bots play the
+    same whichever four moods are out with two players (the deck keeps its order)."""
+    return MOOD_KEYS.index(mood)
 
 
-def _value(counts: list[dict[str, int] | None]) -> int:
-    pairs = sorted(
-        (
-            (count, -index, mood)
-            for index, moods in enumerate(counts)
-            if moods
-            for mood, count in moods.items()
-            if count
-        ),
-        reverse=True,
-    )
-    used_stacks: set[int] = set()
-    used_moods: set[str] = set()
-    total = 0
-    for count, negative_index, mood in pairs:
-        if -negative_index in used_stacks or mood in used_moods:
-            continue
-        used_stacks.add(-negative_index)
-        used_moods.add(mood)
-        total += WEIGHT[count]
-    return total
+# --- The plan ----------------------------------------------------------------------
 
 
-def swaps(stacks: list[list[str] | None], index: int, middle: list[str]) -> list[tuple]:
-    """Every swap for stack ``index`` with the gain in ``value``: ``(gain, give, want)``,
-    skipping swaps of two cards of one mood."""
-    counts = [_counts(stack) for stack in stacks]
-    base = _value(counts)
-    held = counts[index]
-    gains: dict[tuple[str, str], int] = {}
-    result = []
-    for give in stacks[index]:
-        for want in middle:
-            pair = (mood_of(give), mood_of(want))
-            if pair[0] == pair[1]:
-                continue
-            if pair not in gains:
-                trial = dict(held)
-                trial[pair[0]] -= 1
-                trial[pair[1]] = trial.get(pair[1], 0) + 1
-                gains[pair] = _value([*counts[:index], trial, *counts[index + 1 :]]) - base
-            result.append((gains[pair], give, want))
-    return result
-
-
-def _best_gain(stacks, index, middle) -> int:
-    return max((gain for gain, _, _ in swaps(stacks, index, middle)), default=0)
-
-
-def bot_action(view: dict, rng: random.Random) -> dict | None:
-    """The bot's next step; ``None`` means it just watches the middle this step."""
-    return bot_choice(view, rng)[0]
-
-
-def bot_choice(view: dict, rng: random.Random) -> tuple[dict | None, dict]:
-    """``bot_action`` plus the reason ``{"code": …, "seat": …, plain data}``.
-
-    Codes: ``ready`` (the reveal), ``idle`` (may not act), ``stop_finished`` (every
-    own stack is finished), ``stop_early`` (a Schummelkatze's gamble), ``take_unseen``
-    (a stack not looked at yet), ``take_gain`` (a middle card would improve it),
-    ``take_next`` (the next unfinished stack), ``put_back_finished``, ``swap_gain``
-    (``give``/``want``: the swap brings the stacks closer to done), ``swap_churn``
-    (a sideways swap to free a mood), ``watch`` (keep the last open stack and wait
-    for the middle), ``put_back`` (nothing in the middle helps this stack).
-    """
-    seat = view.get("seat")
-
-    def why(code: str, **data) -> dict:
-        return {"code": code, "seat": seat, **data}
-
-    phase = view["phase"]
-    if phase == "reveal":
-        if view["legal_actions"]:
-            return {"type": "continue"}, why("ready")
-        return None, why("idle")
-    if phase != "play" or not view["legal_actions"]:
-        return None, why("idle")
-    middle = view["middle"]
-    held = view["held"]
+def _known(view: dict) -> list[list[str] | None]:
     remembered = view.get("remembered")
     if remembered is None:  # a plain ``view``: only the stack in hand is known
         remembered = [None] * view["my_stacks"]
-        if held is not None:
-            remembered[held] = view["hand"]
-    stacks = [list(stack) if stack is not None else None for stack in remembered]
+        if view["held"] is not None:
+            remembered[view["held"]] = view["hand"]
+    return [list(stack) if stack is not None else None for stack in remembered]
+
+
+def _assign(stacks, middle, keep, avoid) -> list[str | None]:
+    """Target moods for the known stacks: the most held moods, matched to the stacks
+    that hold most of them; ``keep`` (the old targets) wins ties."""
+    counts = [Counter(mood_of(card) for card in stack) if stack else None for stack in stacks]
+    held = Counter(mood_of(card) for stack in stacks if stack for card in stack)
+    shown = Counter(mood_of(card) for card in middle)
+    targets: list[str | None] = [None] * len(stacks)
+    open_ = []
+    for i, stack in enumerate(stacks):
+        if stack is not None and is_finished(stack):
+            targets[i] = mood_of(stack[0])
+        elif stack is not None:
+            open_.append(i)
+    taken = {mood for mood in targets if mood}
+    moods = sorted(
+        (m for m in set(held) | set(shown) if m not in taken),
+        key=lambda m: (m in avoid, -held[m], -shown[m], _rank(m)),
+    )[: max(CANDIDATES, len(open_))]
+    best, best_score = None, None
+    for choice in permutations(moods, len(open_)):
+        score = 0
+        for i, mood in zip(open_, choice, strict=True):
+            score += WEIGHT[counts[i][mood]] + 2 * held[mood] + shown[mood]
+            score -= 20 if mood in avoid else 0
+            score += 2 if keep and i < len(keep) and keep[i] == mood else 0
+        if best_score is None or score > best_score:
+            best, best_score = choice, score
+    for i, mood in zip(open_, best or (), strict=False):
+        targets[i] = mood
+    return targets
+
+
+def make_plan(view: dict, stacks, middle) -> tuple[dict, dict | None]:
+    """The bot's plan after this look at the table, and a ``change_plan`` note if
+    it gave up a target just now."""
+    memory = view.get("plan") or {}
+    targets = memory.get("targets")
+    avoid = list(memory.get("avoid") or [])
+    mark = memory.get("mark", 0)
+    since = view.get("since_gain", 0)
+    seen = [stack is not None for stack in stacks]
+    if since < mark:  # progress since the last change: patience starts again
+        mark = 0
+    change = None
+    if not targets or len(targets) != len(stacks) or memory.get("seen") != seen:
+        targets = _assign(stacks, middle, targets, avoid)
+    else:
+        targets = list(targets)
+        for i, stack in enumerate(stacks):  # a stack finished on another mood keeps it
+            if stack is not None and is_finished(stack):
+                targets[i] = mood_of(stack[0])
+        if since >= mark + PATIENCE:
+            change = _give_up_one(stacks, middle, targets, avoid)
+            mark = since
+            if change:
+                avoid = [change["dropped"]]
+    return {"targets": targets, "avoid": avoid, "mark": mark, "seen": seen}, change
+
+
+def _give_up_one(stacks, middle, targets, avoid) -> dict | None:
+    held = Counter(mood_of(card) for stack in stacks if stack for card in stack)
+    shown = Counter(mood_of(card) for card in middle)
+    open_ = [
+        i
+        for i, stack in enumerate(stacks)
+        if stack is not None and not is_finished(stack) and targets[i]
+    ]
+    if not open_:
+        return None
+    weakest = min(open_, key=lambda i: (held[targets[i]] + shown[targets[i]], i))
+    dropped = targets[weakest]
+    counts = Counter(mood_of(card) for card in stacks[weakest])
+    free = [
+        m for m in set(held) | set(shown) if m not in targets and m not in avoid and m != dropped
+    ]
+    if not free:
+        return None
+    mood = max(free, key=lambda m: (counts[m], held[m] + shown[m], -_rank(m)))
+    targets[weakest] = mood
+    return {"code": "change_plan", "stack": weakest, "dropped": dropped, "mood": mood}
+
+
+# --- Choosing a step ---------------------------------------------------------------
+
+
+def _undoes(view: dict, stack: int, give: str, want: str) -> bool:
+    """Whether this swap takes back the bot's own last swap (same stack, the moods
+    the other way round)."""
+    last = view.get("last_swap")
+    return bool(
+        last
+        and last["stack"] == stack
+        and mood_of(give) == mood_of(last["took"])
+        and mood_of(want) == mood_of(last["gave"])
+    )
+
+
+def bot_choice(view: dict, rng: random.Random) -> tuple[dict | None, dict]:
+    """The bot's next step and why: ``(action, reason)``; ``action`` ``None`` means
+    it watches the middle this step. ``reason["plan"]`` is what the bot keeps in
+    mind for its next step (the engine stores it for the seat)."""
+    phase = view["phase"]
+    seat = view.get("seat")
+    if phase == "reveal":
+        if view["legal_actions"]:
+            return {"type": "continue"}, {"code": "ready", "seat": seat}
+        return None, {"code": "wait", "seat": seat}
+    if phase != "play" or not view["legal_actions"]:
+        return None, {"code": "wait", "seat": seat}
+    middle = view["middle"]
+    held = view["held"]
+    stacks = _known(view)
+    plan, change = make_plan(view, stacks, middle)
+    targets = plan["targets"]
+    action, reason = _decide(view, stacks, targets, middle, held, rng)
+    if change and reason["code"] not in ("call_stop", "bluff_stop"):
+        reason = {**reason, "changed": change}
+    reason["plan"] = plan
+    reason["seat"] = seat  # whose reason: the presenter words another seat's apart
+    return action, reason
+
+
+def _decide(view, stacks, targets, middle, held, rng):
     finished = [stack is not None and is_finished(stack) for stack in stacks]
+    total = len(stacks)
     if all(finished):
-        return dict(STOP), why("stop_finished", stacks=len(stacks))
-    if view.get("cheater") and sum(finished) >= len(stacks) - 1 and rng.random() < CHEAT_CHANCE:
-        return dict(STOP), why("stop_early")
+        return dict(STOP), {"code": "call_stop", "stacks": total}
+    if view.get("cheater") and sum(finished) == total - 1 and rng.random() < CHEAT_CHANCE:
+        # The Schummelkatze's bluff: one stack is still wrong, it calls anyway once
+        # that stack is close (three of four) – hoping nobody looks closely.
+        last = finished.index(False)
+        if stacks[last] is not None and _have(stacks[last], targets[last]) >= 3:
+            return dict(STOP), {
+                "code": "bluff_stop",
+                "finished": total - 1,
+                "stacks": total,
+                "stack": last,
+            }
+    shown = {mood_of(card) for card in middle}
     if held is None:
-        stack, code = _choose_stack(view, stacks, finished, rng)
-        return {"type": "take", "stack": stack}, why(code, stack=stack)
+        return _take(view, stacks, targets, finished, shown)
+    hand = stacks[held]
+    target = targets[held]
     if finished[held]:
-        return dict(PUT_BACK), why("put_back_finished", stack=held)
-    options = swaps(stacks, held, middle)
-    best = max((gain for gain, _, _ in options), default=0)
-    if best > 0:
-        top = [option for option in options if option[0] == best]
-        _, give, want = _pick(top, stacks, rng)
-        return {"type": "swap", "give": give, "want": want}, why(
-            "swap_gain", give=mood_of(give), want=mood_of(want)
+        return dict(PUT_BACK), {"code": "stack_done", "stack": held, "mood": mood_of(hand[0])}
+    swap = _collect(view, held, hand, targets, middle)
+    if swap:
+        give, want = swap
+        have = _have(hand, target) + 1
+        code = "finish_stack" if have == len(hand) else "collect_mood"
+        return (
+            {"type": "swap", "give": give, "want": want},
+            {"code": code, "stack": held, "mood": target, "gave": mood_of(give), "count": have},
         )
-    churn = min(MAX_CHURN, CHURN_PER_STEP * view.get("since_gain", 0))
-    if options and rng.random() < churn:
-        _, give, want = rng.choice(options)
-        return {"type": "swap", "give": give, "want": want}, why(
-            "swap_churn", give=mood_of(give), want=mood_of(want)
+    elsewhere = [
+        i
+        for i, done in enumerate(finished)
+        if i != held and not done and stacks[i] is not None and targets[i] in shown
+    ]
+    park = _park(view, held, hand, targets, middle, finished)
+    if park:
+        give, want, to = park
+        return (
+            {"type": "swap", "give": give, "want": want},
+            {"code": "pass_on", "stack": held, "to": to, "mood": mood_of(give)},
         )
-    if not any(not done for i, done in enumerate(finished) if i != held):
-        return None, why("watch")  # the only unfinished stack: keep it and watch the middle
-    return dict(PUT_BACK), why("put_back", stack=held)
+    unseen = [i for i, stack in enumerate(stacks) if stack is None]
+    if elsewhere or unseen:
+        go = elsewhere[0] if elsewhere else unseen[0]
+        return dict(PUT_BACK), {
+            "code": "switch_stack",
+            "stack": held,
+            "to": go,
+            "mood": targets[go],
+        }
+    if view.get("since_gain", 0) >= STIR_AFTER and rng.random() < STIR_CHANCE:
+        stir = _stir(view, held, hand, targets, middle, rng)
+        if stir:
+            give, want = stir
+            return (
+                {"type": "swap", "give": give, "want": want},
+                {
+                    "code": "stir_middle",
+                    "stack": held,
+                    "gave": mood_of(give),
+                    "took": mood_of(want),
+                },
+            )
+    alone = not any(not done for i, done in enumerate(finished) if i != held)
+    if alone or rng.random() < WATCH_CHANCE:
+        return None, {"code": "watch_middle", "stack": held, "mood": target}
+    return dict(PUT_BACK), {"code": "nothing_fits", "stack": held, "mood": target}
 
 
-def _pick(options: list[tuple], stacks, rng: random.Random) -> tuple:
-    """Among equally good swaps give away the card whose mood the bot holds least."""
-    held_moods = Counter(mood_of(card) for stack in stacks if stack for card in stack)
-    fewest = min(held_moods[mood_of(give)] for _, give, _ in options)
-    options = [option for option in options if held_moods[mood_of(option[1])] == fewest]
-    return options[0] if len(options) == 1 else rng.choice(options)
+def _have(stack: list[str], mood: str | None) -> int:
+    return sum(mood_of(card) == mood for card in stack)
 
 
-def _choose_stack(view: dict, stacks, finished, rng: random.Random) -> tuple[int, str]:
-    """The stack to take up and the reason's code."""
+def _collect(view, held, hand, targets, middle) -> tuple[str, str] | None:
+    target = targets[held]
+    wants = [card for card in middle if mood_of(card) == target]
+    if not target or not wants:
+        return None
+    planned = set(targets)
+    gives = sorted(
+        (card for card in hand if mood_of(card) != target),
+        # a card no stack of the plan wants goes first, then the plan's rarest
+        key=lambda card: (mood_of(card) in planned, _rank(mood_of(card)), card[-1]),
+    )
+    for give in gives:
+        for want in wants:
+            if not _undoes(view, held, give, want):
+                return give, want
+    return None
+
+
+def _park(view, held, hand, targets, middle, finished) -> tuple[str, str, int] | None:
+    """A card another own stack collects goes to the middle for that stack to take
+    (for a middle card of no target): the only way between own stacks."""
+    planned = set(targets)
+    for give in hand:
+        mood = mood_of(give)
+        if mood == targets[held] or mood not in planned:
+            continue
+        to = targets.index(mood)
+        if finished[to]:
+            continue
+        for want in middle:
+            if mood_of(want) not in planned and not _undoes(view, held, give, want):
+                return give, want, to
+    return None
+
+
+def _stir(view, held, hand, targets, middle, rng) -> tuple[str, str] | None:
+    planned = set(targets)
+    gives = [card for card in hand if mood_of(card) not in planned]
+    wants = [
+        card
+        for card in middle
+        if mood_of(card) not in planned and all(mood_of(card) != mood_of(give) for give in gives)
+    ]
+    options = [
+        (give, want) for give in gives for want in wants if not _undoes(view, held, give, want)
+    ]
+    last = view.get("last_swap")
+    if last:  # never take back the very card given last
+        options = [(g, w) for g, w in options if w != last["gave"]]
+    return rng.choice(options) if options else None
+
+
+def _take(view, stacks, targets, finished, shown):
     open_ = [i for i, done in enumerate(finished) if not done]
     unseen = [i for i in open_ if stacks[i] is None]
     if unseen:
-        return unseen[0], "take_unseen"
-    middle = view["middle"]
-    gains = {i: _best_gain(stacks, i, middle) for i in open_}
-    best = max(gains.values())
-    if best > 0:
-        top = [i for i in open_ if gains[i] == best]
-        return (top[0] if len(top) == 1 else rng.choice(top)), "take_gain"
+        return {"type": "take", "stack": unseen[0]}, {"code": "look_at_stack", "stack": unseen[0]}
+    helped = [i for i in open_ if targets[i] in shown]
+    if helped:
+        best = max(helped, key=lambda i: (_have(stacks[i], targets[i]), -i))
+        return {"type": "take", "stack": best}, {
+            "code": "go_for_mood",
+            "stack": best,
+            "mood": targets[best],
+        }
     last = view.get("last_put")
     if last is None:
-        return open_[0], "take_next"
-    later = [i for i in open_ if i > last] + [i for i in open_ if i <= last]
-    others = [i for i in later if i != last]
-    return (others or later)[0], "take_next"
+        choice = open_[0]
+    else:
+        later = [i for i in open_ if i > last] + [i for i in open_ if i <= last]
+        others = [i for i in later if i != last]
+        choice = (others or later)[0]
+    return {"type": "take", "stack": choice}, {
+        "code": "next_stack",
+        "stack": choice,
+        "mood": targets[choice],
+    }
+
+
+def bot_action(view: dict, rng: random.Random) -> dict | None:
+    """The bot's next step (``bot_choice`` without the reason); ``None``: watching."""
+    return bot_choice(view, rng)[0]
+
+
+legacy_action = legacy_bots.legacy_action

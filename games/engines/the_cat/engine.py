@@ -14,6 +14,7 @@ State shape (plain JSON data; cards are ``"<mood>-<copy>"``, see ``rules``)::
       "removed_choice": [mood] * 4 | None,   # the host's choice for two players
       "removed": [mood] * 4 | None,          # out of the game (two players), per game
       "bots": [speed | None] * n, "cheaters": [bool] * n,
+      "bots_version": 1 | 2,                 # which bots play (``bots.BOTS_VERSION``)
       "phase": "play" | "reveal" | "over",
       "round": int, "dealer": seat,
       "in_round": [bool],                    # dealt into the current round
@@ -23,6 +24,7 @@ State shape (plain JSON data; cards are ``"<mood>-<copy>"``, see ``rules``)::
       "last_put": [int | None],              # the stack each seat put down last
       "seen": [[bool] * k],                  # stacks the seat has looked at this round
       "progress": [int], "since_gain": [int],  # own bookkeeping the bots use
+      "plans": [dict | None], "last_swap": [dict | None],  # what each seat keeps in mind
       "gave_up": [bool], "ready": [bool], "left": [bool],
       "now": float, "round_started": float, "deadline": float | None,
       "bot_steps": [int], "bot_due": [float | None],
@@ -93,7 +95,8 @@ def new_game(seed: int, players: int, options: dict | None = None, *, now: float
     ``round_seconds`` (round timer, default 300; ``None`` or 0: no timer);
     ``removed`` (two players: the four moods the host takes out, else chance);
     ``bots`` (``{seat: "gemuetlich" | "normal" | "flink"}``); ``cheater``
-    (bot seats that play „Schummelkatze“).
+    (bot seats that play „Schummelkatze“); ``bots_version`` (default: the
+    newest bots; 1 replays games dealt before them).
     """
     options = dict(options or {})
     base.check_players(players, MIN_PLAYERS, MAX_PLAYERS, "The Cat")
@@ -130,6 +133,9 @@ def new_game(seed: int, players: int, options: dict | None = None, *, now: float
         if not 0 <= seat < players or bot_seats[seat] is None:
             raise ValueError("Schummeln kann nur eine Bot-Katze.")
         cheaters[seat] = True
+    bots_version = options.get("bots_version", bot_module.BOTS_VERSION)
+    if bots_version not in bot_module.BOTS_VERSIONS:
+        raise ValueError("Diese Bots gibt es nicht.")
     now = float(now)
     state = base.round_state(
         "the_cat",
@@ -141,6 +147,7 @@ def new_game(seed: int, players: int, options: dict | None = None, *, now: float
         removed=None,
         bots=bot_seats,
         cheaters=cheaters,
+        bots_version=bots_version,
         dealer=FIRST_DEALER,
         in_round=[False] * players,
         stacks=[[] for _ in range(players)],
@@ -150,6 +157,8 @@ def new_game(seed: int, players: int, options: dict | None = None, *, now: float
         seen=[[] for _ in range(players)],
         progress=[0] * players,
         since_gain=[0] * players,
+        plans=[None] * players,
+        last_swap=[None] * players,
         gave_up=[False] * players,
         ready=[False] * players,
         now=now,
@@ -194,6 +203,9 @@ def _deal(state: dict, events: list, now: float) -> None:
     state["seen"] = [[False] * len(stacks[seat]) for seat in range(n)]
     state["progress"] = [sum(best_count(stack) for stack in own) for own in stacks]
     state["since_gain"] = [0] * n
+    if "plans" in state:  # states of games dealt before the planning bots have none
+        state["plans"] = [None] * n
+        state["last_swap"] = [None] * n
     state["gave_up"] = [False] * n
     state["ready"] = [False] * n
     state["phase"] = PLAY
@@ -202,7 +214,7 @@ def _deal(state: dict, events: list, now: float) -> None:
     state["deadline"] = now + state["round_seconds"] if state["round_seconds"] else None
     state["bot_steps"] = [0] * n
     state["bot_due"] = [
-        now + _bot_delay(state, seat, 0)
+        now + _bot_delay(state, seat, 0, "deal")
         if state["bots"][seat] and state["in_round"][seat]
         else None
         for seat in range(n)
@@ -219,8 +231,12 @@ def _deal(state: dict, events: list, now: float) -> None:
     )
 
 
-def _bot_delay(state: dict, seat: int, step: int) -> float:
-    return bot_module.step_delay(state["seed"], state["round"], seat, step, state["bots"][seat])
+def _bot_delay(state: dict, seat: int, step: int, after: str) -> float:
+    """The wait before a bot step; the first bots keep their even pace."""
+    pace = after if state.get("bots_version", 1) >= 2 else None
+    return bot_module.step_delay(
+        state["seed"], state["round"], seat, step, state["bots"][seat], pace
+    )
 
 
 def arranged(
@@ -377,7 +393,14 @@ def _advance(state: dict, now: float | None, events: list) -> None:
 def _bot_step(state: dict, seat: int, events: list) -> None:
     step = state["bot_steps"][seat]
     rng = bot_module.step_rng(state["seed"], state["round"], seat, step)
-    action, reason = bot_module.bot_choice(bot_view(state, seat), rng)
+    if state.get("bots_version", 1) >= 2:
+        action, reason = bot_module.bot_choice(bot_view(state, seat), rng)
+        # The plan is the bot's memory (its stacks' target moods), not part of the
+        # reason kept with the public move.
+        state["plans"][seat] = reason.pop("plan", None)
+    else:
+        action = bot_module.legacy_action(bot_view(state, seat), rng)
+        reason = None  # the first bots gave no reasons: their games replay unchanged
     state["bot_steps"][seat] = step + 1
     round_ = state["round"]
     if action is not None:
@@ -388,11 +411,12 @@ def _bot_step(state: dict, seat: int, events: list) -> None:
     if action is not None:
         first = len(events)
         _act(state, seat, action, events)
-        if len(events) > first:  # the site keeps the reason with the move (``why``)
+        if reason is not None and len(events) > first:  # the site keeps it (``why``)
             events[first]["why"] = reason
     if state["phase"] == PLAY and state["round"] == round_:
         _note_progress(state, seat)
-        state["bot_due"][seat] = state["now"] + _bot_delay(state, seat, step + 1)
+        pace = bot_module.pace_of(action)
+        state["bot_due"][seat] = state["now"] + _bot_delay(state, seat, step + 1, pace)
 
 
 def _note_progress(state: dict, seat: int) -> None:
@@ -551,6 +575,8 @@ def _act(state: dict, seat: int, action: dict, events: list) -> None:
         # takes its place in the hand; four cards everywhere before and after.
         state["middle"][slot] = give
         hand[hand.index(give)] = want
+        if "last_swap" in state:
+            state["last_swap"][seat] = {"stack": index, "gave": give, "took": want}
         events.append(
             {
                 "type": "swap",
@@ -790,7 +816,8 @@ def bot_view(state: dict, seat: int) -> dict:
     """``view`` plus what the seat itself remembers: the cards of every own stack it
     has looked at this round (own stacks only change in their owner's hand, so
     memory is exact), the stack it put down last, and how many of its own steps
-    passed since its stacks last improved. A human at the table knows the same."""
+    passed since its stacks last improved, its plan (target mood per stack) and its
+    last swap. A human at the table knows the same."""
     result = view(state, seat)
     result["remembered"] = [
         list(stack) if state["seen"][seat][i] else None
@@ -800,6 +827,9 @@ def bot_view(state: dict, seat: int) -> dict:
     result["since_gain"] = state["since_gain"][seat]
     result["speed"] = state["bots"][seat]
     result["cheater"] = state["cheaters"][seat]
+    plans, swaps = state.get("plans"), state.get("last_swap")
+    result["plan"] = base.clone(plans[seat]) if plans and plans[seat] else None
+    result["last_swap"] = dict(swaps[seat]) if swaps and swaps[seat] else None
     return result
 
 

@@ -50,6 +50,9 @@ def engine_options(options: dict, bots: set[int]) -> dict:
         "cheater": cheater,
         "round_seconds": presenter.ROUND_SECONDS,
         "removed": list(REMOVED_SETS.get(options.get("removed", BY_CHANCE), ())) or None,
+        # The record says which bots played, so its replay repeats them (see the
+        # migration that marks older records with the first bots).
+        "bots_version": the_cat.BOTS_VERSION,
     }
 
 

@@ -190,6 +190,7 @@ def present(view: dict, **around) -> TableContext:
         if e["event"].get("type") == "swap" and e["event"]["seat"] == me
     }
     playing = phase == the_cat.PLAY
+    taken = _taken(viewer.log, me, names) if playing and me is not None else []
     held = view["held"]
     my_info = view["seats"][me] if me is not None else None
     in_round = bool(my_info and my_info["in_round"] and not my_info["left"])
@@ -263,6 +264,7 @@ def present(view: dict, **around) -> TableContext:
             "spectator": me is None,
             "in_round": in_round,
             "middle": middle,
+            "taken": taken,
             "hand": hand,
             "held": held,
             "held_number": held + 1 if held is not None else None,
@@ -287,6 +289,28 @@ def present(view: dict, **around) -> TableContext:
             "finished": phase == the_cat.OVER,
         }
     )
+
+
+def _taken(log: list[dict], me: int, names: list[str]) -> list[dict]:
+    """Who took which middle card this round (others' swaps from the public log), the
+    latest first (the last eight): a click that lost the race for a card says at the card who was
+    quicker („Zu spät – Lena war schneller“, ``table.js``)."""
+    taken: list[dict] = []
+    for entry in log:
+        event = entry["event"]
+        if event.get("type") == "deal":
+            taken = []
+        elif event.get("type") == "swap" and event["seat"] != me:
+            # What the log says anyway (who took which mood), plus the slot; no card id
+            # of a card now in someone's stack.
+            taken.append(
+                {
+                    "mood": the_cat.mood_of(event["took"]),
+                    "slot": event["slot"],
+                    "by": names[event["seat"]],
+                }
+            )
+    return list(reversed(taken[-8:]))
 
 
 def _countdown(viewer: Viewer) -> dict | None:
@@ -486,53 +510,71 @@ OTHERS = {
     "watch": "Den Stapel halten und die Mitte beobachten, bis eine passende Karte kommt.",
 }
 OTHER_CODES = {
-    "stop_finished": "stop",
-    "stop_early": "stop",
-    "take_unseen": "take",
-    "take_gain": "take",
-    "take_next": "take",
-    "swap_gain": "swap",
-    "swap_churn": "swap",
-    "put_back_finished": "put_back",
+    "call_stop": "stop",
+    "bluff_stop": "stop",
+    "look_at_stack": "take",
+    "go_for_mood": "take",
+    "next_stack": "take",
+    "collect_mood": "swap",
+    "finish_stack": "swap",
+    "pass_on": "swap",
+    "stir_middle": "swap",
+    "stack_done": "put_back",
+    "switch_stack": "put_back",
+    "nothing_fits": "put_back",
+    "watch_middle": "watch",
 }
 
 
 def reason_text(reason: dict, view: dict) -> str:
-    """A bot's reason in words. The viewer's own reason (a tip) may name its stacks;
-    another seat's only ``OTHERS``. A code this presenter does not know gets the coach's
-    general sentence ("")."""
+    """A bot's reason in words (codes of ``games.engines.the_cat.bots``). The viewer's
+    own reason (a tip) may name its stacks and moods; another seat's only ``OTHERS``.
+    A code this presenter does not know gets the coach's general sentence ("")."""
     code = reason.get("code")
     if reason.get("seat") != view.get("seat"):
         return OTHERS.get(OTHER_CODES.get(code, code), "")
+    mood = quoted(reason["mood"]) if reason.get("mood") else "deine Laune"
     if code == "ready":
         return OTHERS["ready"]
-    if code == "stop_finished":
+    if code == "call_stop":
         return (
             "Alle deine Stapel sind fertig: je vier Karten einer Laune. Wer richtig ruft, "
             "bekommt einen Punkt extra."
         )
-    if code == "stop_early":
+    if code == "bluff_stop":
         return "Die Schummelkatze ruft manchmal zu früh – liegt sie falsch, bekommt sie 0 Punkte."
-    if code == "take_unseen":
+    if code == "look_at_stack":
         return "Diesen Stapel hast du in dieser Runde noch nicht angesehen – erst wissen, was drin ist."
-    if code == "take_gain":
-        return "Eine Karte in der Mitte passt zu diesem Stapel – so wird er voller."
-    if code == "take_next":
+    if code == "go_for_mood":
+        return f"In der Mitte liegt {mood} – genau die Laune, die du auf diesem Stapel sammelst."
+    if code == "next_stack":
         return "Der nächste Stapel, der noch nicht fertig ist, kommt dran."
-    if code == "put_back_finished":
+    if code == "stack_done":
         return "Der Stapel ist fertig – zurücklegen und am nächsten arbeiten."
-    if code == "swap_gain":
-        want = quoted(reason.get("want", ""))
-        return f"Mit {want} kommt dein Stapel einer Laune näher – eine Karte mehr derselben Laune."
-    if code == "swap_churn":
+    if code == "collect_mood":
+        count = reason.get("count")
+        have = f" Danach hast du {count} davon." if count else ""
+        return (
+            f"Auf diesem Stapel sammelst du {mood}: Tausch eine Karte, die du nicht brauchst.{have}"
+        )
+    if code == "finish_stack":
+        return f"Mit dieser Karte hat der Stapel viermal {mood} – fertig."
+    if code == "pass_on":
+        return (
+            f"{mood.capitalize() if mood == 'deine Laune' else mood} sammelst du auf einem "
+            "anderen Stapel: Leg die Karte in die Mitte und hol sie dort mit dem anderen Stapel."
+        )
+    if code == "switch_stack":
+        return f"In der Mitte liegt {mood} für einen anderen deiner Stapel – leg diesen zurück."
+    if code == "stir_middle":
         return (
             "Länger ging nichts voran: Ein Tausch ohne direkten Gewinn bringt eine andere "
             "Laune in die Mitte und löst so einen Stau."
         )
-    if code == "put_back":
+    if code == "watch_middle":
+        return f"Halte den Stapel und behalte die Mitte im Blick: Vielleicht kommt gleich {mood}."
+    if code == "nothing_fits":
         return "Nichts in der Mitte hilft diesem Stapel – zurücklegen und einen anderen versuchen."
-    if code == "watch":
-        return "Das ist dein letzter offener Stapel: Halten und auf die passende Karte in der Mitte warten."
     return ""
 
 

@@ -80,6 +80,7 @@ def compute(games: int, seed: int) -> dict:
     return {
         "games": games,
         "seed": seed,
+        "bots": the_cat.BOTS_VERSION,  # figures of older bots are computed again
         "speeds": {
             speed: {str(players): run(players, speed=speed) for players in PLAYERS}
             for speed in SPEEDS
