@@ -253,6 +253,7 @@ def test_two_player_round_against_a_gemuetlich_bot_ends_with_its_stopp(cat, froz
     page.get_by_text("gemütlich", exact=True).click()
     page.get_by_role("button", name="Spiel starten").click()
     expect(page.locator(".cat-status")).to_contain_text("Tippe auf einen deiner Stapel")
+    coach_off(page)  # the guided first round would keep the bot waiting for the reader
     demo = DemoGame.objects.get(engine="the_cat")
     options = {"names": ["Du", "Minka"], "bots": {"1": "gemuetlich"}, "round_seconds": 300}
     mine = [["grimmig"] * 4, ["frech"] * 4, ["stolz"] * 4, ["albern"] * 4]

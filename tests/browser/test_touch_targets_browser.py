@@ -110,6 +110,24 @@ def replay_id() -> str:
     ).pk
 
 
+def start_demo(page) -> None:
+    """„Spiel starten“ until the game runs: a tap that lands while the demo fragment is
+    being swapped in is lost, so the setup is tried again (at most three times)."""
+    # The demo is a fragment loaded after the page: wait for it (setup or table) first.
+    expect(page.locator("[data-demo-body], #kz-game").first).to_be_visible()
+    start = page.get_by_role("button", name=re.compile(r"^Spiel starten"))
+    for _ in range(3):
+        if not start.count():
+            return
+        start.first.click()
+        try:
+            expect(start).to_have_count(0, timeout=10_000)
+            return
+        except AssertionError:
+            continue
+    raise AssertionError("the demo did not start after three taps on „Spiel starten“")
+
+
 GAMES = ("the-cat", "katz-und-maus", "alpaka", "kaetzchen-angeln")
 PAGES = (
     ("Katalog", "/"),
@@ -139,12 +157,7 @@ def test_every_control_on_every_page_type_is_44_px_on_a_touch_phone(touch, conte
     # A demo running, for every game with a table.
     for slug in GAMES:
         page.goto(f"/spiele/{slug}/")
-        start = page.get_by_role("button", name=re.compile(r"^Spiel starten"))
-        if start.count():
-            start.first.click()
-            expect(
-                page.locator("[data-demo-body] [data-phase], [data-demo-body] .table-bar").first
-            ).to_be_visible()
+        start_demo(page)
         check(page, f"Demo {slug}", found)
         if slug == "the-cat":  # a fresh round: the hand
             take = page.locator("#the_cat-demo-body-take-0")
