@@ -304,6 +304,10 @@ async def demo_cost(port: int, pids: list[int], seconds: float) -> tuple[float, 
         "Content-Type": "application/x-www-form-urlencoded",
     }
     body = urlencode({"version": 0, "bots": 3, "speed": "flink"}).encode()
+    # Not the guided first game: there the bots wait for the reader's moves.
+    off = urlencode({"an": "0"}).encode()
+    status, _ = await http.request("POST", "/spiele/the-cat/demo/erklaerungen/", off, headers)
+    assert status in (200, 204), status
     status, _ = await http.request("POST", "/spiele/the-cat/demo/start/", body, headers)
     assert status == 200, status
     pushed = [0]
