@@ -138,3 +138,38 @@ def test_the_cat_last_round_to_the_end(content, frozen, open_browser):  # noqa: 
     demo.get_by_role("button", name="Stopp!").click()
     expect(demo.get_by_role("button", name="Noch eine Partie")).to_be_visible(timeout=15000)
     assert DemoGame.objects.get(engine="the_cat").state["phase"] == OVER
+
+
+def test_an_answer_for_a_replaced_table_finds_the_live_region(content, frozen, open_browser):  # noqa: F811
+    """A poll sent before the reader's move and answered after it: the table it was sent
+    from is gone. Its answer (with the bots' news for the live region, an out-of-band
+    part) goes to the table shown now – before, htmx looked for the live region inside
+    the detached old table: „htmx:oobErrorNoTarget“ for ``#the_cat-demo-live``."""
+    page = open_browser(DESKTOP)
+    demo = _start(page, "the-cat", ["2", "gemütlich"])
+    coach_off(page)
+    held = []
+    page.route(
+        "**/spiele/the-cat/demo/status/**",
+        lambda route: route.continue_() if held else held.append(route),
+    )
+    with page.expect_request("**/spiele/the-cat/demo/status/**"):
+        pass
+    frozen.advance(20)  # the bots have moved by the time the held poll is answered
+    before = int(demo.locator("[data-demo-body]").get_attribute("data-version"))
+    demo.get_by_role("button", name="Stapel 1 aufnehmen").click()
+    expect(demo.locator(".cat-hand")).to_contain_text("Deine Hand: Stapel 1")
+    stale = held[0]
+    response = stale.fetch()
+    answered = int(response.headers["x-room-version"])
+    with page.expect_event("requestfinished", lambda request: request is stale.request):
+        stale.fulfill(response=response)
+    page.unroute("**/spiele/the-cat/demo/status/**")
+    # The answer was handled (a console error fails the test); the table shown is at least
+    # as new as it, with the bots' news in the live region and the reader's hand in place.
+    page.wait_for_function(
+        "v => Number(document.querySelector('[data-demo-body]').dataset.version) >= v", arg=answered
+    )
+    assert answered > before
+    expect(page.locator("#the_cat-demo-live")).not_to_be_empty()
+    expect(demo.locator(".cat-hand")).to_contain_text("Deine Hand: Stapel 1")
