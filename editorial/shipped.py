@@ -30,7 +30,9 @@ from rules.models import (
     WorkedExample,
 )
 
-SECTION_FIELDS = ("title", "body", "pages", "summary", "figure", "figure_alt", "figure_caption")
+SECTION_FIELDS = (
+    "title", "body", "pages", "summary", "gist", "figure", "figure_alt", "figure_caption",
+)  # fmt: skip
 PART_FIELDS = ("title", "body", "pages")
 SOURCE_FIELDS = (
     "rulebook_title", "rulebook_publisher", "rulebook_version", "rulebook_year",
@@ -48,7 +50,7 @@ LISTS = {
 }
 LABELS = {
     "title": "Titel", "body": "Text", "pages": "Beleg", "summary": "Zug auf einen Blick",
-    "figure": "Abbildung", "figure_alt": "Textalternative", "figure_caption": "Bildunterschrift",
+    "gist": "In Kürze", "figure": "Abbildung", "figure_alt": "Textalternative", "figure_caption": "Bildunterschrift",
     "engine_check": "Engine-Prüfung", "expect": "Erwartetes Ergebnis",
     "rulebook_title": "Regelheft", "rulebook_publisher": "Herausgeber", "rulebook_version": "Version",
     "rulebook_year": "Jahr", "rulebook_pages": "Seiten", "rulebook_read_on": "gelesen am",

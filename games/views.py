@@ -121,6 +121,24 @@ def _article_parts_key(game, article) -> str:
     )
 
 
+def quick_start(sections) -> list[dict]:
+    """„So geht's in 2 Minuten“: the goal, the turn box and the end, each from its section
+    (``gist`` of „Ziel“ and „Spielende“, the turn summary of „Ablauf“), with a link to it.
+    Parts the article does not have are left out."""
+    wanted = (
+        (Section.Kind.GOAL, "gist", "Das Ziel"),
+        (Section.Kind.PLAY, "summary", "Dein Zug"),
+        (Section.Kind.END, "gist", "Das Ende"),
+    )
+    by_kind = {section.kind: section for section in sections}
+    parts = []
+    for kind, field, label in wanted:
+        section = by_kind.get(kind)
+        if section is not None and getattr(section, field):
+            parts.append({"label": label, "text": getattr(section, field), "section": section})
+    return parts
+
+
 def _with_people(game) -> Game:
     prefetch_related_objects([game], "publishers", "authors", "illustrators")
     return game
@@ -242,6 +260,7 @@ def game_detail(request, slug):
         "has_short_rules": cache(
             lambda: any(s.kind == Section.Kind.SHORT_RULES for s in sections())
         ),
+        "quick_start": cache(lambda: quick_start(sections())),
         # Citations („[@key S. 2]“) link to the article's sources (rules/citations.py).
         "cites": cache(lambda: article.citations if article else NO_SOURCES),
         **play,

@@ -167,12 +167,12 @@ class BlockAdmin(ObjectHistoryMixin, VersionAdmin):
 class SectionAdmin(BlockAdmin):
     list_display = ["heading", "article", "position"]
     fields = [
-        "article", ("kind", "title", "pages"), "body", "summary",
+        "article", ("kind", "title", "pages"), "body", "summary", "gist",
         ("figure", "figure_caption"), "figure_alt", "position",
     ]  # fmt: skip
     history_fields = {
         "title": "Überschrift", "body": "Text", "pages": "Beleg",
-        "summary": "Zug auf einen Blick", "figure": "Abbildung",
+        "summary": "Zug auf einen Blick", "gist": "In Kürze", "figure": "Abbildung",
         "figure_alt": "Textalternative", "figure_caption": "Bildunterschrift",
     }  # fmt: skip
     search_fields = ["title", "body", "article__game__title"]

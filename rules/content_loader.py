@@ -130,6 +130,7 @@ def create_game(data: dict, publish: bool = True) -> Game:
             body=section.get("body", "").strip(),
             pages=section.get("pages", ""),
             summary=section.get("summary", "").strip(),
+            gist=section.get("gist", "").strip(),
             figure=section.get("figure", ""),
             figure_alt=section.get("figure_alt", "").strip(),
             figure_caption=section.get("figure_caption", ""),

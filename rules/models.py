@@ -134,6 +134,14 @@ class Section(BlockMixin, models.Model):
         blank=True,
         help_text="3–5 Schritte als nummerierte Liste; erscheint als Kasten über dem Text.",
     )
+    # „So geht's in 2 Minuten“ at the top of the game page: one or two sentences of the
+    # goal („Ziel“) and of the end („Spielende“); the turn comes from „Ablauf“'s summary.
+    gist = models.TextField(
+        "In Kürze (Markdown)",
+        blank=True,
+        help_text="Ein, zwei Sätze für den Kasten „So geht's in 2 Minuten“ oben auf der "
+        "Spielseite (bei „Ziel des Spiels“ und „Spielende“).",
+    )
     # A picture drawn for this site, shipped as a static file (e.g. the table
     # layout under „Aufbau“).
     figure = models.CharField(
@@ -157,7 +165,16 @@ class Section(BlockMixin, models.Model):
             models.UniqueConstraint(fields=["article", "kind"], name="section_kind_once"),
         ]
 
-    TEXT_FIELDS = ("body", "summary", "figure_alt")
+    TEXT_FIELDS = ("body", "summary", "gist", "figure_alt")
+    # The long parts a reader looks up rather than reads first: closed on a phone's game
+    # page (reachable through the table of contents), open on wide screens and in print.
+    FOLDED = frozenset(
+        {
+            Kind.EXAMPLES, Kind.MISTAKES, Kind.TIPS, Kind.VARIANTS, Kind.ONLINE,
+            Kind.STATISTICS, Kind.EDITIONS, Kind.CREDITS, Kind.HISTORY, Kind.FAQ,
+            Kind.GLOSSARY, Kind.SOURCES,
+        }
+    )  # fmt: skip
 
     def __str__(self):
         return self.heading
@@ -179,6 +196,10 @@ class Section(BlockMixin, models.Model):
     @property
     def anchor(self):
         return self.kind
+
+    @property
+    def folded(self) -> bool:
+        return self.kind in self.FOLDED
 
 
 class OrderedArticlePart(BlockMixin, models.Model):

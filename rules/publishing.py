@@ -41,7 +41,7 @@ EXAMPLE_FIELDS = (*PART_FIELDS, "engine_check", "expect")
 SECTION_FIELDS = ("kind", "title", "body", "pages")
 # Added later; kept out of a snapshot while empty, so snapshots taken before
 # these fields existed still equal a fresh one.
-SECTION_OPTIONAL_FIELDS = ("summary", "figure", "figure_alt", "figure_caption")
+SECTION_OPTIONAL_FIELDS = ("summary", "gist", "figure", "figure_alt", "figure_caption")
 SOURCE_ROW_FIELDS = ("key", "label", "title", "edition", "read_on", "covers")
 GLOSSARY_FIELDS = ("term", "other_names", "body")
 # Every related list of an article (the admin and the staff preview prefetch them).

@@ -283,6 +283,36 @@
     window.htmx.process(wrapper);
   }
 
+  // The answer to a request from a table that was replaced meanwhile (a poll sent before
+  // the player's move and answered after it): htmx would swap it into the detached old
+  // table and look for its out-of-band parts (the live region) there, in vain
+  // ("htmx:oobErrorNoTarget"). It goes to the table shown now if it is newer. The events
+  // of a detached table never reach the document, so each table listens itself.
+  var TABLES = "#room-body, [data-demo-body]";
+
+  function answerForReplacedTable(event) {
+    var old = event.currentTarget;
+    if (old.isConnected || event.detail.target !== old) return;
+    event.detail.shouldSwap = false;
+    var xhr = event.detail.xhr;
+    var current = old.id && document.getElementById(old.id);
+    var answered = parseInt((xhr && xhr.getResponseHeader("X-Room-Version")) || "", 10);
+    if (!current || !xhr || xhr.status !== 200 || isNaN(answered) || answered <= shownVersion(current)) return;
+    if (isPoll(event.detail) && Date.now() < userBusyUntil) return;
+    window.htmx.swap(current, event.detail.serverResponse, { swapStyle: "outerHTML" });
+  }
+
+  document.addEventListener("htmx:load", function (event) {
+    var root = event.target;
+    var tables = root.matches && root.matches(TABLES) ? [root] : [];
+    if (root.querySelectorAll) tables = tables.concat(Array.prototype.slice.call(root.querySelectorAll(TABLES)));
+    tables.forEach(function (table) {
+      if (table.roomsGuarded) return;
+      table.roomsGuarded = true;
+      table.addEventListener("htmx:beforeSwap", answerForReplacedTable);
+    });
+  });
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     var xhr = event.detail.xhr;

@@ -86,6 +86,9 @@ def test_without_javascript_each_step_is_a_link_to_its_page(content, browser, li
     page = context.new_page()
     page.goto("/spiele/alpaka/")
     figure = page.locator(f"#beispiel-{ROUND}-schritte")
+    # On a phone the examples are a closed section; a tap on its heading opens it, script or not.
+    expect(figure).to_be_hidden()
+    page.locator("#beispiel summary").click()
     # The game page holds the first step; the others load on demand, here as pages.
     expect(figure.locator(".ex-steps__step")).to_have_count(1)
     expect(figure.locator(".ex-steps__count")).to_have_text("Schritt 1 von 5")
