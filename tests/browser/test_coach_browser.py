@@ -10,19 +10,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
+from tests.browser.test_alpaka_browser import SEED, alpaka  # noqa: F401 (fixture: seeded deal)
 from tests.factories import make_article, make_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-SEED = 4242
-
-
-@pytest.fixture
-def alpaka(monkeypatch):
-    game = make_game("alpaka", title="Alpaka", demo_engine="alpaka", players_max=6)
-    make_article(game)
-    monkeypatch.setattr("games.play.table.new_seed", lambda: SEED)
-    return game
 
 
 @pytest.fixture
@@ -51,7 +42,7 @@ def _play_one_move(demo) -> None:
     expect(demo.locator("[data-demo-body]")).not_to_have_attribute("data-version", version)
 
 
-def test_guided_first_game_on_a_phone_notes_tip_and_why(alpaka, phone):
+def test_guided_first_game_on_a_phone_notes_tip_and_why(alpaka, phone):  # noqa: F811
     page = phone
     page.goto("/spiele/alpaka/")
     demo = page.locator("#alpaka-demo")

@@ -8,24 +8,14 @@ from playwright.sync_api import expect
 
 from feedback.models import ErrorReport
 from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
+from tests.browser.test_feedback_browser import (  # noqa: F401 (fixtures)
+    fresh_rate_limits,
+    quick_readers,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 FIX = "Sieger ist, wer am Ende die wenigsten Minuspunkte hat (korrigiert)."
-
-
-@pytest.fixture
-def quick_readers(settings):
-    settings.FEEDBACK_MIN_FILL_SECONDS = 0
-
-
-@pytest.fixture(autouse=True)
-def fresh_rate_limits():
-    from django.core.cache import cache
-
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _window(browser, live_server, viewport=DESKTOP):
@@ -63,7 +53,11 @@ class Clicks:
 
 
 def test_report_to_published_fix_and_answer_in_six_clicks(
-    browser, live_server, content, editor, quick_readers
+    browser,
+    live_server,
+    content,
+    editor,
+    quick_readers,  # noqa: F811
 ):
     reader_context, reader = _window(browser, live_server, PHONE)
     editor_context, page = _window(browser, live_server)

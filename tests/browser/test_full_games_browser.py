@@ -14,19 +14,18 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import UTC, datetime
 
 import pytest
 from playwright.sync_api import expect
 
-from games.engines import alpaka, the_cat
+from games.engines import alpaka
 from games.engines import katz_und_maus as km
 from games.engines.base import OVER
 from games.models import DemoGame
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.test_katz_und_maus_browser import zug
 from tests.browser.test_replays_browser import _post
-from tests.browser.test_the_cat_browser import coach_off, frozen  # noqa: F401 (fixture)
+from tests.browser.test_the_cat_browser import arrange, coach_off, frozen  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -111,24 +110,7 @@ def test_the_cat_last_round_to_the_end(content, frozen, open_browser):  # noqa: 
     demo = _start(page, "the-cat", ["2", "gemütlich"])
     coach_off(page)
     # The last round: 17 points already, three finished stacks, the fourth one swap away.
-    row = DemoGame.objects.get(engine="the_cat")
-    options = {
-        "names": ["Du", "Minka", "Tiger"],
-        "bots": {"1": "gemuetlich", "2": "gemuetlich"},
-        "round_seconds": 300,
-    }
-    stacks = [
-        [["grimmig"] * 4, ["frech"] * 4, ["stolz"] * 4, ["albern"] * 3 + ["traurig"]],
-        [None] * 4,
-        [None] * 4,
-    ]
-    middle = ["albern", "verwirrt", "hungrig", "verliebt"]
-    state = the_cat.arranged(
-        3, stacks, middle, options, scores=[17, 3, 2], now=frozen.now.timestamp()
-    )
-    row.state, row.log, row.version = state, [], row.version + 1
-    row.bot_due = datetime.fromtimestamp(the_cat.next_due(state), UTC)
-    row.save()
+    arrange(frozen, scores=[17, 3, 2])
     page.reload()
     demo = page.locator("#demo")
     demo.get_by_role("button", name="Stapel 4 aufnehmen").click()

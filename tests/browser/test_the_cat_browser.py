@@ -69,9 +69,10 @@ def version(page) -> int:
     return int(page.locator(BODY).get_attribute("data-version"))
 
 
-def arrange(fake):
+def arrange(fake, scores=None):
     """Round 1 of a 3-player demo (4 stacks each): three finished stacks and one
-    that needs the „albern“ card from the middle. No bot holds an „albern“ card."""
+    that needs the „albern“ card from the middle. No bot holds an „albern“ card.
+    ``scores``: points from earlier rounds (None: a first round)."""
     demo = DemoGame.objects.get(engine="the_cat")
     options = {
         "names": ["Du", "Minka", "Tiger"],
@@ -84,7 +85,7 @@ def arrange(fake):
         [None] * 4,
     ]
     middle = ["albern", "verwirrt", "hungrig", "verliebt"]
-    state = the_cat.arranged(3, stacks, middle, options, now=fake.now.timestamp())
+    state = the_cat.arranged(3, stacks, middle, options, scores=scores, now=fake.now.timestamp())
     demo.state, demo.log = state, []
     demo.bot_due = datetime.fromtimestamp(the_cat.next_due(state), UTC)
     demo.version += 1
