@@ -61,8 +61,7 @@ def bot_seats(row, definition: GameDefinition | None = None) -> set[int]:
 # A demo's bots move only while their reader watches (a stream, a poll, a request). A bot
 # move overdue by more than this was made by nobody, so the table stood still meanwhile.
 PAUSED_AFTER = timedelta(seconds=2)
-# Moments stored in the row are rounded to microseconds, the engine's are floats: a due
-# move computed back from the row may land a fraction of a microsecond short of it.
+# How far past a due move a resumed clock lands (see ``resume``).
 STORED_ROUNDING = timedelta(milliseconds=1)
 
 
@@ -120,8 +119,11 @@ def resume(row) -> None:
     due acts now – once – instead of every move it would have made meanwhile."""
     now = clock.now()
     if row.bot_due is not None and now - row.bot_due > PAUSED_AFTER:
-        row.clock_offset = (row.clock_offset or 0) + (now - row.bot_due).total_seconds()
-        row.bot_due = now
+        # The clock lands just past the due move, not on it: the row keeps moments to the
+        # microsecond, the engine as floats, and exactly "on it" may round to just before.
+        skipped = now - row.bot_due - STORED_ROUNDING
+        row.clock_offset = (row.clock_offset or 0) + skipped.total_seconds()
+        row.bot_due = now - STORED_ROUNDING
 
 
 def table_of(definition: GameDefinition, row) -> Table:
@@ -210,12 +212,7 @@ def catch_up(definition: GameDefinition, row, *, force_bot: bool = False) -> int
         return 0
     resume(row)
     table = table_of(definition, row)
-    at = game_now(row)
-    due = table.timers.bot_due
-    if due is not None and due - at <= STORED_ROUNDING:
-        # The move that fell due, not a fraction of a microsecond short of it.
-        at = max(at, due + timedelta(microseconds=1))
-    steps = table.advance(at, force_bot=force_bot)
+    steps = table.advance(game_now(row), force_bot=force_bot)
     store(row, table)
     return steps
 
