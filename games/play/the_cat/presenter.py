@@ -526,6 +526,38 @@ OTHER_CODES = {
 }
 
 
+# The viewer's own reasons (a tip) whose words do not depend on the move.
+OWN = {
+    "ready": OTHERS["ready"],
+    "call_stop": (
+        "Alle deine Stapel sind fertig: je vier Karten einer Laune. Wer richtig ruft, "
+        "bekommt einen Punkt extra."
+    ),
+    "bluff_stop": "Die Schummelkatze ruft manchmal zu früh – liegt sie falsch, bekommt sie 0 Punkte.",
+    "look_at_stack": (
+        "Diesen Stapel hast du in dieser Runde noch nicht angesehen – erst wissen, was drin ist."
+    ),
+    "next_stack": "Der nächste Stapel, der noch nicht fertig ist, kommt dran.",
+    "stack_done": "Der Stapel ist fertig – zurücklegen und am nächsten arbeiten.",
+    "stir_middle": (
+        "Länger ging nichts voran: Ein Tausch ohne direkten Gewinn bringt eine andere "
+        "Laune in die Mitte und löst so einen Stau."
+    ),
+    "nothing_fits": "Nichts in der Mitte hilft diesem Stapel – zurücklegen und einen anderen versuchen.",
+}
+# … and those that name the mood the move is about („{mood}“).
+OWN_WITH_MOOD = {
+    "go_for_mood": "In der Mitte liegt {mood} – genau die Laune, die du auf diesem Stapel sammelst.",
+    "finish_stack": "Mit dieser Karte hat der Stapel viermal {mood} – fertig.",
+    "pass_on": (
+        "{mood} sammelst du auf einem anderen Stapel: Leg die Karte in die Mitte und hol sie "
+        "dort mit dem anderen Stapel."
+    ),
+    "switch_stack": "In der Mitte liegt {mood} für einen anderen deiner Stapel – leg diesen zurück.",
+    "watch_middle": "Halte den Stapel und behalte die Mitte im Blick: Vielleicht kommt gleich {mood}.",
+}
+
+
 def reason_text(reason: dict, view: dict) -> str:
     """A bot's reason in words (codes of ``games.engines.the_cat.bots``). The viewer's
     own reason (a tip) may name its stacks and moods; another seat's only ``OTHERS``.
@@ -534,48 +566,16 @@ def reason_text(reason: dict, view: dict) -> str:
     if reason.get("seat") != view.get("seat"):
         return OTHERS.get(OTHER_CODES.get(code, code), "")
     mood = quoted(reason["mood"]) if reason.get("mood") else "deine Laune"
-    if code == "ready":
-        return OTHERS["ready"]
-    if code == "call_stop":
-        return (
-            "Alle deine Stapel sind fertig: je vier Karten einer Laune. Wer richtig ruft, "
-            "bekommt einen Punkt extra."
-        )
-    if code == "bluff_stop":
-        return "Die Schummelkatze ruft manchmal zu früh – liegt sie falsch, bekommt sie 0 Punkte."
-    if code == "look_at_stack":
-        return "Diesen Stapel hast du in dieser Runde noch nicht angesehen – erst wissen, was drin ist."
-    if code == "go_for_mood":
-        return f"In der Mitte liegt {mood} – genau die Laune, die du auf diesem Stapel sammelst."
-    if code == "next_stack":
-        return "Der nächste Stapel, der noch nicht fertig ist, kommt dran."
-    if code == "stack_done":
-        return "Der Stapel ist fertig – zurücklegen und am nächsten arbeiten."
     if code == "collect_mood":
         count = reason.get("count")
         have = f" Danach hast du {count} davon." if count else ""
         return (
             f"Auf diesem Stapel sammelst du {mood}: Tausch eine Karte, die du nicht brauchst.{have}"
         )
-    if code == "finish_stack":
-        return f"Mit dieser Karte hat der Stapel viermal {mood} – fertig."
-    if code == "pass_on":
-        return (
-            f"{mood.capitalize() if mood == 'deine Laune' else mood} sammelst du auf einem "
-            "anderen Stapel: Leg die Karte in die Mitte und hol sie dort mit dem anderen Stapel."
-        )
-    if code == "switch_stack":
-        return f"In der Mitte liegt {mood} für einen anderen deiner Stapel – leg diesen zurück."
-    if code == "stir_middle":
-        return (
-            "Länger ging nichts voran: Ein Tausch ohne direkten Gewinn bringt eine andere "
-            "Laune in die Mitte und löst so einen Stau."
-        )
-    if code == "watch_middle":
-        return f"Halte den Stapel und behalte die Mitte im Blick: Vielleicht kommt gleich {mood}."
-    if code == "nothing_fits":
-        return "Nichts in der Mitte hilft diesem Stapel – zurücklegen und einen anderen versuchen."
-    return ""
+    if code in OWN_WITH_MOOD:
+        text = OWN_WITH_MOOD[code].format(mood=mood)
+        return text[0].upper() + text[1:]
+    return OWN.get(code, "")
 
 
 def event_text(event: dict, view: dict) -> str:
