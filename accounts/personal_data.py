@@ -24,7 +24,6 @@ from django.utils import timezone
 from accounts.models import PointEntry, VisitorLink
 from feedback.models import ErrorReport, Vote, new_status_token
 from games.models import DemoGame, Game
-from games.play import replays
 from rooms.models import Seat
 
 _exports: dict[str, Callable] = {}
@@ -165,7 +164,6 @@ def erase(user) -> None:
     for erase_part in _erasers.values():
         erase_part(ids)
     leave_rooms(ids)
-    replays.forget_players(ids)
     for vote_id in Vote.objects.filter(visitor__in=ids).values_list("pk", flat=True):
         Vote.objects.filter(pk=vote_id).update(visitor=_anonymous_id())
     for report_id in ErrorReport.objects.filter(visitor__in=ids).values_list("pk", flat=True):

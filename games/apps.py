@@ -19,7 +19,7 @@ class GamesConfig(AppConfig):
         from accounts.sections import MyAreaSection, register
         from games.play import replays
 
-        personal_data.register("partien", replays.personal_data)
+        personal_data.register("partien", replays.personal_data, erase=replays.forget_players)
 
         register(
             MyAreaSection(
