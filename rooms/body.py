@@ -11,6 +11,7 @@ without a seat at the table.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.template.loader import render_to_string
@@ -74,6 +75,26 @@ def watch_urls(engine: GameDefinition, watch_code: str) -> dict:
     }
 
 
+@dataclass(frozen=True)
+class RoomParts:
+    """What every viewer's body of one room at one version shares: drawn once when a
+    change is pushed to several viewers."""
+
+    urls: dict
+    watch_urls: dict
+    watchers: int
+    replay_url: str
+
+
+def room_parts(engine: GameDefinition, room: Room) -> RoomParts:
+    return RoomParts(
+        urls=urls(engine, room.code),
+        watch_urls=watch_urls(engine, room.watch_code) if room.watch_code else {},
+        watchers=watching.count(room) if room.status != Room.Status.LOBBY else 0,
+        replay_url=_replay_url(room),
+    )
+
+
 def context(
     engine: GameDefinition,
     room: Room,
@@ -85,14 +106,17 @@ def context(
     since: int | None = None,
     pushed: bool = False,
     spectator: bool = False,
+    parts: RoomParts | None = None,
 ) -> dict:
     """The room body for the visitor at seat ``me`` (None: a spectator).
 
     ``origin`` (scheme and host) makes the invite link absolute; ``pushed``: the
-    body goes to a page whose stream is open; ``spectator``: the watch link's page.
+    body goes to a page whose stream is open; ``spectator``: the watch link's page;
+    ``parts``: the room's shared parts, if already drawn for another viewer.
     Whoever has no seat at a running table gets the one spectators' body (it is
     pushed to all of them alike): the watch code's URLs, never the invite code.
     """
+    parts = parts or room_parts(engine, room)
     playing_seat = me if me is not None and not me.left else None
     active = [s for s in seats if not s.left]
     host = next((s for s in seats if s.is_host), None)
@@ -100,7 +124,7 @@ def context(
     spectator = bool(room.watch_code) and (
         spectator or (playing_seat is None and room.status != Room.Status.LOBBY)
     )
-    room_urls = watch_urls(engine, room.watch_code) if spectator else urls(engine, room.code)
+    room_urls = parts.watch_urls if spectator else parts.urls
 
     table = None
     if room.state is not None:
@@ -157,13 +181,9 @@ def context(
         "invite_url": "" if spectator else origin + room_urls["room"],
         "spectator": spectator,
         # The host passes the watch link on (the only way into a private room's game).
-        "watch_url": (
-            origin + watch_urls(engine, room.watch_code)["room"]
-            if is_host and room.watch_code
-            else ""
-        ),
-        "watchers": watching.count(room) if room.status != Room.Status.LOBBY else 0,
-        "replay_url": _replay_url(room),
+        "watch_url": origin + parts.watch_urls["room"] if is_host and room.watch_code else "",
+        "watchers": parts.watchers,
+        "replay_url": parts.replay_url,
         "table": table,
         "table_template": engine.table_template,
         "urls": room_urls,
@@ -184,10 +204,21 @@ def pushed_views(
     if room.status == Room.Status.LOBBY:
         return {}  # who sits where still changes: pages fetch the lobby themselves
 
+    shared: list[RoomParts] = []  # drawn with the first view somebody watches
+
     def render(me: Seat | None):
         def draw() -> str:
+            if not shared:
+                shared.append(room_parts(engine, room))
             body = context(
-                engine, room, seats, me, origin=live.PUSH_ORIGIN, since=since, pushed=True
+                engine,
+                room,
+                seats,
+                me,
+                origin=live.PUSH_ORIGIN,
+                since=since,
+                pushed=True,
+                parts=shared[0],
             )
             return render_to_string(BODY, body)
 

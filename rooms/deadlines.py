@@ -10,12 +10,12 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Min, Q
+from django.db.models import Q
 
 from games import clock
 from games.play import deadline_loop, scheduler
 from games.play.definition import GameDefinition
-from games.play.locking import false_when_sqlite_refuses
+from games.play.locking import none_when_sqlite_refuses
 from rooms import locked
 from rooms.models import Room
 
@@ -30,20 +30,19 @@ def _playing(now: datetime, keys: deadline_loop.Keys):
     ).order_by()
 
 
-def due_rooms(now: datetime, keys: deadline_loop.Keys) -> deadline_loop.Keys:
-    """``(engine key, code)`` of the watched running rooms with a deadline due at ``now``."""
-    rooms = _playing(now, keys).filter(Q(deadline__lte=now) | Q(bot_due__lte=now))
-    return list(rooms.values_list("engine", "code"))
+def pending(now: datetime, keys: deadline_loop.Keys) -> deadline_loop.Pending:
+    """The next deadline of each watched running room that has one (one query)."""
+    rooms = _playing(now, keys).filter(Q(deadline__isnull=False) | Q(bot_due__isnull=False))
+    return [
+        (engine_key, code, scheduler.Timers(deadline, bot_due).next_due())
+        for engine_key, code, deadline, bot_due in rooms.values_list(
+            "engine", "code", "deadline", "bot_due"
+        )
+    ]
 
 
-def next_due(now: datetime, keys: deadline_loop.Keys) -> datetime | None:
-    """The earliest deadline of the watched running rooms (None: nothing pending)."""
-    found = _playing(now, keys).aggregate(deadline=Min("deadline"), bot_due=Min("bot_due"))
-    return scheduler.Timers(found["deadline"], found["bot_due"]).next_due()
-
-
-@false_when_sqlite_refuses
-def apply_due(engine: GameDefinition, code: str) -> bool:
+@none_when_sqlite_refuses
+def apply_due(engine: GameDefinition, code: str) -> deadline_loop.Applied | None:
     """The deadline loop: apply a room's overdue deadlines now and tell its browsers.
 
     PostgreSQL: ``select_for_update(skip_locked=True)`` – a room another process
@@ -52,7 +51,8 @@ def apply_due(engine: GameDefinition, code: str) -> bool:
     on the row as committed by then, so no deadline is applied twice. SQLite
     has no row locks: the transaction is IMMEDIATE (settings), so a second loop
     waits for the first and then finds nothing overdue; a busy database is
-    skipped until the next round. Returns whether anything was applied.
+    skipped until the next round. Returns the room's next deadline (None: nothing
+    was applied).
     """
     with transaction.atomic():
         room = (
@@ -62,17 +62,15 @@ def apply_due(engine: GameDefinition, code: str) -> bool:
         )
         now = clock.now()
         if room is None or room.status != Room.Status.PLAYING or locked.idle(room, now):
-            return False
+            return None
         ctx = locked.Locked(engine, room, list(room.seats.all()), now)
         shown = room.version
         locked.advance(ctx)
         if not ctx.changed:
-            return False
+            return None
         room.save()
         locked.announce(room, engine, since=shown)
-        return True
+        return deadline_loop.Applied(locked.next_due(room))
 
 
-DUE_SOURCE = deadline_loop.DueSource(
-    locked.CHANNEL_KIND, due=due_rooms, apply=apply_due, next_due=next_due
-)
+DUE_SOURCE = deadline_loop.DueSource(locked.CHANNEL_KIND, pending=pending, apply=apply_due)

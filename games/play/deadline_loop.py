@@ -12,8 +12,11 @@ what is due under the row lock and publishes the new versions. With no stream
 open it does nothing at all: a table nobody watches costs no work.
 
 The loop knows no kind of table: each owner of tables (the demo driver, the
-rooms) registers a ``DueSource`` from its ``AppConfig.ready`` that lists the due
-tables among the watched ones, applies one, and names their next deadline.
+rooms) registers a ``DueSource`` from its ``AppConfig.ready`` that names the next
+deadline of each watched table (one query a round) and applies one table's due
+deadlines, returning that table's next one – so a round costs one query per kind
+plus the work of what was due, and a change the loop made itself wakes no extra
+round.
 
 Several processes and servers each run a loop; on PostgreSQL they meet on the
 row lock (``select_for_update(skip_locked=True)``) and on SQLite on the
@@ -30,7 +33,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -70,22 +73,30 @@ def run_once(watched: list[str]) -> float | None:
 Keys = list[tuple[str, str]]  # (engine key, table key) of watched tables
 
 
+Pending = list[tuple[str, str, datetime]]  # (engine key, table key, its next deadline)
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A table's due deadlines were applied; ``next_due``: its next one (None: none)."""
+
+    next_due: datetime | None
+
+
 @dataclass(frozen=True)
 class DueSource:
     """One kind of table whose deadlines the loop applies.
 
     ``kind`` is the first part of the tables' channels (``live.table_channel``).
-    ``due(now, keys)`` lists those of the watched ``keys`` with a deadline due at
-    ``now``; ``apply(definition, table key)`` applies that table's due deadlines
-    under its row lock and publishes the change (False: nothing was due any
-    more); ``next_due(now, keys)`` is the earliest pending deadline of the
-    watched tables (None: none).
+    ``pending(now, keys)`` names the next deadline of each of the watched ``keys``
+    that has one; ``apply(definition, table key)`` applies that table's due
+    deadlines under its row lock and publishes the change, returning ``Applied``
+    (None: nothing was due any more, or another writer holds the table).
     """
 
     kind: str
-    due: Callable[[datetime, Keys], Keys]
-    apply: Callable[[GameDefinition, str], bool]
-    next_due: Callable[[datetime, Keys], datetime | None]
+    pending: Callable[[datetime, Keys], Pending]
+    apply: Callable[[GameDefinition, str], Applied | None]
 
 
 _SOURCES: dict[str, DueSource] = {}
@@ -118,13 +129,19 @@ def _apply_due(watched: list[str]) -> float | None:
         keys = by_kind.get(source.kind)
         if not keys:
             continue
-        for engine_key, key in source.due(now, keys):
+        for engine_key, key, moment in source.pending(now, keys):
             definition = registry.get(engine_key)
-            if definition is not None:
-                source.apply(definition, key)
-        upcoming = source.next_due(now, keys)
-        if upcoming is not None:
-            moments.append(upcoming)
+            if moment > now or definition is None:
+                if definition is not None:
+                    moments.append(moment)
+                continue
+            applied = source.apply(definition, key)
+            if applied is None:
+                # Another writer holds it or was first: its committed deadline is read
+                # again in a moment.
+                moments.append(now + timedelta(seconds=MIN_SLEEP))
+            elif applied.next_due is not None:
+                moments.append(applied.next_due)
     return min(moments).timestamp() if moments else None
 
 
@@ -140,6 +157,8 @@ class DeadlineLoop:
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="deadline-loop")
         self._run_once = sync_to_async(run_once, thread_sensitive=False, executor=self._executor)
         self.rounds = 0
+        self._running = False
+        self._heard = float("inf")  # the earliest deadline announced during a round
         hub.on_due(self.due_at)
         hub.on_watch(self._wake.set)  # a new table to look after
         hub.on_close(self.stop)
@@ -164,8 +183,12 @@ class DeadlineLoop:
                 await task
 
     def due_at(self, moment: float) -> None:
-        """A writer announced a deadline at ``moment``: wake up in time for it."""
-        if moment < self._planned:
+        """A writer announced a deadline at ``moment``: wake up in time for it. One heard
+        during a round (often the round's own change) joins that round's plan instead
+        of starting another round at once."""
+        if self._running:
+            self._heard = min(self._heard, moment)
+        elif moment < self._planned:
             self._wake.set()
 
     async def run(self) -> None:
@@ -181,6 +204,7 @@ class DeadlineLoop:
         while not self.hub.stopping:
             self._wake.clear()
             watched = self.hub.watched()
+            self._running, self._heard = True, float("inf")
             try:
                 upcoming = await self._run_once(watched)
                 failures = 0
@@ -190,7 +214,11 @@ class DeadlineLoop:
                 failures += 1
                 logger.exception("deadline loop: a round failed")
                 upcoming = time.time() + min(IDLE_SLEEP, 0.5 * 2**failures)
+            finally:
+                self._running = False
             self.rounds += 1
+            if self._heard < float("inf"):
+                upcoming = min(self._heard, upcoming if upcoming is not None else self._heard)
             now = time.time()
             if not watched:
                 wait = None  # nothing to look after: sleep until a stream opens

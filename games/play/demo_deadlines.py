@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from games.play import board, deadline_loop, driver
 from games.play import definition as registry
 from games.play.definition import GameDefinition
-from games.play.locking import false_when_sqlite_refuses
+from games.play.locking import none_when_sqlite_refuses
 
 
 def _pushing(definition) -> bool:
@@ -37,26 +37,21 @@ def _watched_rows(keys: deadline_loop.Keys):
     return DemoGame.objects.filter(wanted).order_by()
 
 
-def due_demos(now, keys: deadline_loop.Keys) -> deadline_loop.Keys:
-    """``(engine key, visitor)`` of the watched demos whose next bot move is due at ``now``."""
-    return list(_watched_rows(keys).filter(bot_due__lte=now).values_list("engine", "visitor"))
+def pending(now, keys: deadline_loop.Keys) -> deadline_loop.Pending:
+    """The next bot move of each watched demo that has one (one query)."""
+    rows = _watched_rows(keys).filter(bot_due__isnull=False)
+    return list(rows.values_list("engine", "visitor", "bot_due"))
 
 
-def next_due(now, keys: deadline_loop.Keys):
-    """The earliest pending bot move of the watched demos (None: none)."""
-    from django.db.models import Min
-
-    return _watched_rows(keys).aggregate(due=Min("bot_due"))["due"]
-
-
-@false_when_sqlite_refuses
-def apply_due(definition: GameDefinition, visitor: str) -> bool:
+@none_when_sqlite_refuses
+def apply_due(definition: GameDefinition, visitor: str) -> deadline_loop.Applied | None:
     """The deadline loop: the reader's due bot moves are made now and pushed.
 
     The row is locked like every demo request (``select_for_update``, here with
     ``skip_locked`` on PostgreSQL: a row a request or another loop holds is
     left to it; on SQLite the IMMEDIATE transaction queues) and the due check
-    runs on the locked row, so a move is never made twice.
+    runs on the locked row, so a move is never made twice. Returns the demo's
+    next bot move (None: nothing was made).
     """
     from games.models import DemoGame
 
@@ -67,13 +62,13 @@ def apply_due(definition: GameDefinition, visitor: str) -> bool:
             .first()
         )
         if row is None or not driver.due(definition, row):
-            return False
+            return None
         shown = row.version
         if not driver.catch_up(definition, row):
-            return False
+            return None
         row.save(update_fields=["state", "version", "log", "bot_due", "clock_offset", "record"])
         driver.announce(definition, row, {driver.READER_VIEW: _drawn(definition, row, shown)})
-        return True
+        return deadline_loop.Applied(row.bot_due)
 
 
 def _drawn(definition: GameDefinition, row, since: int):
@@ -87,6 +82,4 @@ def _drawn(definition: GameDefinition, row, since: int):
     return draw
 
 
-DUE_SOURCE = deadline_loop.DueSource(
-    driver.CHANNEL_KIND, due=due_demos, apply=apply_due, next_due=next_due
-)
+DUE_SOURCE = deadline_loop.DueSource(driver.CHANNEL_KIND, pending=pending, apply=apply_due)

@@ -19,17 +19,17 @@ def sqlite_refused(error: OperationalError) -> bool:
     return connection.vendor == "sqlite" and "locked" in str(error)
 
 
-def false_when_sqlite_refuses(apply: Callable[..., bool]) -> Callable[..., bool]:
+def none_when_sqlite_refuses[T](apply: Callable[..., T]) -> Callable[..., T | None]:
     """For the deadline loop's work on one row: a row SQLite will not lock now is left
-    to whoever holds it (the next round looks again)."""
+    to whoever holds it (None, as for nothing applied; the next round looks again)."""
 
     @functools.wraps(apply)
-    def guarded(*args, **kwargs) -> bool:
+    def guarded(*args, **kwargs) -> T | None:
         try:
             return apply(*args, **kwargs)
         except OperationalError as error:
             if not sqlite_refused(error):
                 raise
-            return False
+            return None
 
     return guarded

@@ -186,8 +186,11 @@ class Table:
             due = self.timers.next_due()
             before = self.definition.to_act(self.state)
             if self.timers.bot_due is not None and self.timers.bot_due == due:
-                self.state, events = self.definition.module.advance(self.state, now.timestamp())
-                self.note(self._timed_entry({"op": "advance"}, now))
+                # The timers keep the engine's float moment to the microsecond; one that
+                # rounded down lies just before it, so the engine runs at least to its own.
+                moment = max(now.timestamp(), self.definition.module.next_due(self.state) or 0.0)
+                self.state, events = self.definition.module.advance(self.state, moment)
+                self.note({"op": "advance", "now": moment})
             else:
                 self.state, events = self.definition.timeout(self.state, now=due.timestamp())
                 self.note(self._timed_entry({"op": "timeout"}, due))

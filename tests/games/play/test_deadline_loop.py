@@ -111,34 +111,103 @@ def test_a_round_applies_every_sources_due_tables_and_sleeps_until_the_earliest_
     now = frozen["now"] = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
     applied = []
 
-    def source(kind, due_keys, upcoming):
-        def due(moment, keys):
-            assert moment == now
-            return [key for key in due_keys if key in keys]  # only watched tables
+    def source(kind, tables, after_apply):
+        """``tables``: (engine key, key, seconds from now to its deadline); applying one
+        leaves it with a deadline ``after_apply`` seconds from now."""
 
-        return deadline_loop.DueSource(
-            kind,
-            due=due,
-            apply=lambda definition, key: applied.append((kind, definition.key, key)) or True,
-            next_due=lambda moment, keys: upcoming if keys else None,
-        )
+        def pending(moment, keys):
+            assert moment == now
+            return [
+                (engine_key, key, now + timedelta(seconds=seconds))
+                for engine_key, key, seconds in tables
+                if (engine_key, key) in keys  # only watched tables
+            ]
+
+        def apply(definition, key):
+            applied.append((kind, definition.key, key))
+            return deadline_loop.Applied(now + timedelta(seconds=after_apply))
+
+        return deadline_loop.DueSource(kind, pending=pending, apply=apply)
 
     monkeypatch.setattr(
         deadline_loop,
         "_SOURCES",
         {
-            "a": source("a", [("alpaka", "1"), ("the_cat", "2")], now + timedelta(seconds=7)),
+            "a": source("a", [("alpaka", "1", 0), ("the_cat", "2", -3), ("alpaka", "4", 9)], 7),
             # A table of a game that is no longer registered is left alone.
-            "b": source("b", [("gibt-es-nicht", "x"), ("alpaka", "3")], now + timedelta(seconds=2)),
-            "c": source("c", [], None),
+            "b": source("b", [("gibt-es-nicht", "x", -1), ("alpaka", "3", 0)], 2),
+            "c": source("c", [], 1),
         },
     )
-    watched = ["a:alpaka:1", "a:the_cat:2", "b:gibt-es-nicht:x", "b:alpaka:3", "c:alpaka:9"]
+    watched = [
+        "a:alpaka:1",
+        "a:the_cat:2",
+        "a:alpaka:4",
+        "b:gibt-es-nicht:x",
+        "b:alpaka:3",
+        "c:alpaka:9",
+    ]
     assert deadline_loop.run_once(watched) == (now + timedelta(seconds=2)).timestamp()
     assert applied == [("a", "alpaka", "1"), ("a", "the_cat", "2"), ("b", "alpaka", "3")]
     # Only what this process's streams watch: table 2 is not, and "b" has nothing watched.
     applied.clear()
     assert (
-        deadline_loop.run_once(["a:alpaka:1", "other"]) == (now + timedelta(seconds=7)).timestamp()
+        deadline_loop.run_once(["a:alpaka:1", "a:alpaka:4", "other"])
+        == (now + timedelta(seconds=7)).timestamp()
     )
     assert applied == [("a", "alpaka", "1")]
+    # Nothing due: the earliest pending deadline, nothing applied.
+    applied.clear()
+    assert deadline_loop.run_once(["a:alpaka:4"]) == (now + timedelta(seconds=9)).timestamp()
+    assert applied == []
+
+
+def test_a_deadline_announced_during_a_round_joins_its_plan_instead_of_another_round():
+    """A round's own change comes back as a notice while the round still runs: it must not
+    start a second round at once (that round would only read the same deadlines again)."""
+    import time
+
+    class Hub:
+        stopping = False
+
+        def on_due(self, callback):
+            self.announce = callback
+
+        def on_watch(self, callback):
+            pass
+
+        def on_close(self, callback):
+            pass
+
+        def watched(self):
+            return ["demo:the_cat:reader"]
+
+    async def scenario():
+        hub = Hub()
+        loop = deadline_loop.DeadlineLoop(hub)
+        first_round_done = asyncio.Event()
+        later = time.time() + 60
+
+        async def one_round(watched):
+            await asyncio.sleep(0)  # the round's work runs in a thread
+            hub.announce(later)  # the notice of the round's own change
+            first_round_done.set()
+            return later
+
+        loop._run_once = one_round
+        task = asyncio.get_running_loop().create_task(loop._rounds())
+        await asyncio.wait_for(first_round_done.wait(), 10)
+        await asyncio.sleep(0.3)
+        rounds_after_own_notice = loop.rounds
+        hub.announce(time.time())  # another writer's deadline, due now: wakes the loop
+        for _ in range(100):
+            if loop.rounds > rounds_after_own_notice:
+                break
+            await asyncio.sleep(0.05)
+        hub.stopping = True
+        task.cancel()
+        return rounds_after_own_notice, loop.rounds
+
+    rounds_after_own_notice, rounds = asyncio.run(scenario())
+    assert rounds_after_own_notice == 1
+    assert rounds == 2
