@@ -28,7 +28,7 @@ import redis
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 from site_config.logs import OutageLog
 
@@ -74,9 +74,28 @@ def _outage_of(location: str) -> _Outage:
         return _outages[location]
 
 
+class _KeptClientRedisCacheClient(RedisCacheClient):
+    """Django's client makes a new ``redis.Redis`` for every cache call; building one
+    (its table of reply parsers) costs about as much as the round trip itself. A
+    client is safe to share between threads (each command takes a pooled
+    connection), so one is kept per connection pool."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._clients = {}
+
+    def get_client(self, key=None, *, write=False):
+        pool = self._get_connection_pool(write)
+        client = self._clients.get(id(pool))
+        if client is None:
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+        return client
+
+
 class ResilientRedisCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
+        self._class = _KeptClientRedisCacheClient
         self._outage = _outage_of(str(server))
         self._standin = self._outage.standin
 
