@@ -167,3 +167,20 @@ def test_print_stylesheet_hides_navigation_and_demo():
     for selector in (".site-header", ".demo-slot", ".breadcrumbs", ".toc"):
         assert selector in print_block
     assert "size: A4" in css
+
+
+def test_the_demo_is_drawn_when_it_comes_into_view_and_its_link_works_without_js(client):
+    """The page is cached for everyone; the reader's own table is a fragment loaded once its
+    slot is in view (a table drawn at once blocked a phone's first second), and without
+    JavaScript the placeholder links the full-screen demo."""
+    game = make_game("alpaka", title="Alpaka", demo_engine="alpaka")
+    make_article(game)
+    html = client.get(game.get_absolute_url()).content.decode()
+    slot = html[html.index('id="demo"') :]
+    slot = slot[: slot.index("</section>")]
+    fragment = re.search(r'<div class="fragment" hx-get="([^"]+)" hx-trigger="([^"]+)"', slot)
+    assert fragment is not None
+    assert fragment.group(2) == "intersect once"
+    assert f'href="{game.get_demo_url()}"' in slot
+    # The other fragments of the page (own stars, …) still load at once.
+    assert 'hx-trigger="load"' in html.replace(fragment.group(0), "")

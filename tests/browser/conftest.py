@@ -88,6 +88,22 @@ def open_browser(browser, live_server):
     yield from strict_windows(browser, live_server.url)
 
 
+def show_demo(page):
+    """Scroll to the game page's demo, as a reader does: it is drawn when it comes into view
+    (a fragment of the cached page); returns once the table replaced the placeholder."""
+    from playwright.sync_api import expect
+
+    page.locator("#demo").scroll_into_view_if_needed()
+    expect(page.locator("#demo [data-fragment]")).to_have_count(0)
+    return page.locator("#demo")
+
+
+def open_game_page(page, slug: str):
+    """The game page with its demo in view (``show_demo``)."""
+    page.goto(f"/spiele/{slug}/")
+    return show_demo(page)
+
+
 def own_stars_in_place(page):
     """Wait until the reader's own star form (a fragment, with CSRF token) has replaced the
     cached page's placeholder: before that, a star opens the rating page (the way without

@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
+from tests.browser.conftest import (
+    DESKTOP,
+    PHONE,
+    assert_accessible,
+    open_game_page,
+    screenshot,
+    show_demo,
+)
 from tests.browser.test_alpaka_browser import SEED, alpaka  # noqa: F401 (fixture: seeded deal)
 from tests.factories import make_article, make_game
 
@@ -44,7 +51,7 @@ def _play_one_move(demo) -> None:
 
 def test_guided_first_game_on_a_phone_notes_tip_and_why(alpaka, phone):  # noqa: F811
     page = phone
-    page.goto("/spiele/alpaka/")
+    open_game_page(page, "alpaka")
     demo = page.locator("#alpaka-demo")
     demo.locator("label.choice--pill").first.tap()  # one bot: the reader's turns come soon
     demo.get_by_role("button", name="Spiel starten").tap()
@@ -94,6 +101,7 @@ def test_guided_first_game_on_a_phone_notes_tip_and_why(alpaka, phone):  # noqa:
     )
     expect(demo.locator("[data-coach-note]")).to_have_count(0)
     page.reload()
+    show_demo(page)
     expect(demo.get_by_role("button", name="Erklärungen")).to_have_attribute(
         "aria-pressed", "false"
     )

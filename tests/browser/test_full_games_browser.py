@@ -22,7 +22,7 @@ from games.engines import alpaka
 from games.engines import katz_und_maus as km
 from games.engines.base import OVER
 from games.models import DemoGame
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, open_game_page, show_demo
 from tests.browser.test_katz_und_maus_browser import zug
 from tests.browser.test_replays_browser import _post
 from tests.browser.test_the_cat_browser import arrange, coach_off, frozen  # noqa: F401 (fixture)
@@ -33,8 +33,7 @@ MOVES = 3000
 
 
 def _start(page, slug: str, choices: list[str]):
-    page.goto(f"/spiele/{slug}/")
-    demo = page.locator("#demo")
+    demo = open_game_page(page, slug)
     for choice in choices:
         demo.get_by_text(choice, exact=True).click()
     demo.get_by_role("button", name="Spiel starten").click()
@@ -61,6 +60,7 @@ def _play_out(page, slug: str, engine: str, module, reader_move, hurry: str) -> 
 def _shows_the_end(page):
     """The page was open while the moves were sent; loaded again it shows the end."""
     page.reload()
+    show_demo(page)
     expect(page.locator("#demo").get_by_role("button", name="Noch eine Partie")).to_be_visible()
 
 
@@ -94,8 +94,7 @@ def test_katz_und_maus_to_the_end(content, open_browser):
 
 def test_kaetzchen_angeln_to_the_end(content, open_browser):
     page = open_browser(PHONE)
-    page.goto("/spiele/kaetzchen-angeln/")
-    demo = page.locator("#demo")
+    demo = open_game_page(page, "kaetzchen-angeln")
     pile = demo.locator("#kz-pile-you")
     pile.click()  # the real UI: one flip of the own pile, then the rest at once
     demo.get_by_role("button", name="Zum Ergebnis").click()
@@ -112,7 +111,7 @@ def test_the_cat_last_round_to_the_end(content, frozen, open_browser):  # noqa: 
     # The last round: 17 points already, three finished stacks, the fourth one swap away.
     arrange(frozen, scores=[17, 3, 2])
     page.reload()
-    demo = page.locator("#demo")
+    demo = show_demo(page)
     demo.get_by_role("button", name="Stapel 4 aufnehmen").click()
     demo.locator(".cat-hand").get_by_text("traurig").click()
     frozen.advance(3)  # the bots move meanwhile; the page draws their moves

@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from games.engines import kaetzchen as engine
 from games.models import DemoGame
 from games.visitors import COOKIE_NAME, COOKIE_SALT
-from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
+from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot, show_demo
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -694,6 +694,8 @@ def test_reload_and_switching_fullscreen_continue_the_game(demo, seeds):
     )
     for url in (DEMO, PAGE):
         page.goto(url)
+        if url == PAGE:
+            show_demo(page)
         settled(page, 6)
         assert table_cards(page) == cards
         assert (
@@ -715,6 +717,8 @@ def test_layout_fits_and_is_accessible(demo, name, viewport):
     page = demo(viewport=viewport, visitor=VISITOR, has_touch=viewport != DESKTOP)
     for url in (DEMO, PAGE):
         page.goto(url)
+        if url == PAGE:
+            show_demo(page)
         settled(page, 20)
         page.locator("#kz-demo").scroll_into_view_if_needed()
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
@@ -1002,6 +1006,7 @@ def test_taps_before_the_script_runs_flip_at_most_once(demo, turn):
 def test_space_flips_on_the_game_page_once_the_demo_is_in_view(demo, seeds):
     page = demo()
     page.goto(PAGE)
+    show_demo(page)  # drawn once it came into view
     expect(page.locator("#kz-tap-hint")).to_contain_text(
         "oder drücke die Leertaste, solange das Spiel zu sehen ist"
     )

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from games.engines import the_cat
 from games.models import Replay
 from games.play import definition as registry
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, open_game_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -156,7 +156,7 @@ def test_every_control_on_every_page_type_is_44_px_on_a_touch_phone(touch, conte
 
     # A demo running, for every game with a table.
     for slug in GAMES:
-        page.goto(f"/spiele/{slug}/")
+        open_game_page(page, slug)
         start_demo(page)
         check(page, f"Demo {slug}", found)
         if slug == "the-cat":  # a fresh round: the hand
