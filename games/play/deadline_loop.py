@@ -131,9 +131,10 @@ def _apply_due(watched: list[str]) -> float | None:
             continue
         for engine_key, key, moment in source.pending(now, keys):
             definition = registry.get(engine_key)
-            if moment > now or definition is None:
-                if definition is not None:
-                    moments.append(moment)
+            if definition is None:  # a game no longer registered: left alone
+                continue
+            if moment > now:
+                moments.append(moment)
                 continue
             applied = source.apply(definition, key)
             if applied is None:
