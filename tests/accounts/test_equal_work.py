@@ -181,7 +181,9 @@ def test_sign_up_takes_as_long_for_a_registered_address_as_for_a_new_one(account
             "registered": lambda: sign_up("bestaetigt@example.org"),
             "unconfirmed": lambda: sign_up("wartet@example.org"),
         },
-        rounds=11,
+        # More rounds than the logins: a sign-up for a new address also writes a row, and on
+        # a machine busy with other tests 11 rounds left its quartile 20 % off once.
+        rounds=21,
     )
     assert_alike(timings, "new")
 
