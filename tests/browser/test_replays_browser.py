@@ -147,7 +147,11 @@ def test_a_spectator_watches_a_public_the_cat_room_live(cat, frozen, open_browse
     anna.get_by_label("Dein Name am Tisch").fill("Anna")
     anna.get_by_role("button", name="Raum eröffnen").click()
     anna.get_by_role("button", name="Öffentlich machen").click()
+    # The lobby answers each click with a new body: the next click waits for it (a click
+    # on the old body while the answer is on its way is dropped, and the room stayed private).
+    expect(anna.get_by_role("button", name="Wieder privat machen")).to_be_visible()
     anna.get_by_role("button", name="Bot hinzufügen").click()
+    expect(anna.get_by_role("button", name="Partie starten")).to_be_enabled()
     anna.get_by_role("button", name="Partie starten").click()
     expect(anna.get_by_role("button", name="Stapel 1 aufnehmen")).to_be_visible()
 
