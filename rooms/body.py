@@ -10,6 +10,7 @@ without a seat at the table.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from datetime import datetime
@@ -204,12 +205,12 @@ def pushed_views(
     if room.status == Room.Status.LOBBY:
         return {}  # who sits where still changes: pages fetch the lobby themselves
 
-    shared: list[RoomParts] = []  # drawn with the first view somebody watches
+    @functools.cache
+    def shared() -> RoomParts:  # drawn with the first view somebody watches
+        return room_parts(engine, room)
 
     def render(me: Seat | None):
         def draw() -> str:
-            if not shared:
-                shared.append(room_parts(engine, room))
             body = context(
                 engine,
                 room,
@@ -218,7 +219,7 @@ def pushed_views(
                 origin=live.PUSH_ORIGIN,
                 since=since,
                 pushed=True,
-                parts=shared[0],
+                parts=shared(),
             )
             return render_to_string(BODY, body)
 

@@ -85,10 +85,11 @@ class _KeptClientRedisCacheClient(RedisCacheClient):
         self._clients = {}
 
     def get_client(self, key=None, *, write=False):
-        pool = self._get_connection_pool(write)
-        client = self._clients.get(id(pool))
+        index = self._get_connection_pool_index(write)
+        client = self._clients.get(index)
         if client is None:
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+            pool = self._get_connection_pool(write)
+            client = self._clients[index] = self._client(connection_pool=pool)
         return client
 
 

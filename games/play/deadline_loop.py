@@ -219,7 +219,7 @@ class DeadlineLoop:
                 self._running = False
             self.rounds += 1
             if self._heard < float("inf"):
-                upcoming = min(self._heard, upcoming if upcoming is not None else self._heard)
+                upcoming = self._heard if upcoming is None else min(upcoming, self._heard)
             now = time.time()
             if not watched:
                 wait = None  # nothing to look after: sleep until a stream opens
