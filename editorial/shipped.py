@@ -159,16 +159,13 @@ def _db_values(game, item: Item):
 @transaction.atomic
 def track(game, data: dict, game_values: dict, loaded_now: bool = False) -> list[ShippedItem]:
     """Compare a shipped file with the database; returns the items that are newer there."""
+    items = items_of(data, game_values)
+    if loaded_now:
+        _in_line_with(game, items)
+        return []
     newer = []
-    for item in items_of(data, game_values):
+    for item in items:
         record = ShippedItem.objects.filter(game=game, key=item.key).first()
-        if loaded_now:
-            ShippedItem.objects.update_or_create(
-                game=game, key=item.key,
-                defaults={"label": item.label, "shipped_hash": item.digest, "pending_hash": "",
-                          "pending_data": None, "pending_since": None},
-            )  # fmt: skip
-            continue
         if record is not None and item.digest in (record.shipped_hash, record.pending_hash):
             if record.is_pending:
                 newer.append(record)
@@ -185,6 +182,23 @@ def track(game, data: dict, game_values: dict, loaded_now: bool = False) -> list
             newer.append(record)
         record.save()
     return newer
+
+
+def _in_line_with(game, items: list[Item]) -> None:
+    """The database was just loaded from these items: each is its shipped version, nothing
+    pending (two queries and one write per kind, however many blocks a game has)."""
+    known = {r.key: r for r in ShippedItem.objects.filter(game=game)}
+    records = {}
+    for item in items:
+        record = known.get(item.key) or ShippedItem(game=game, key=item.key)
+        record.label, record.shipped_hash = item.label, item.digest
+        record.pending_hash, record.pending_data, record.pending_since = "", None, None
+        records[item.key] = record
+    ShippedItem.objects.bulk_create([r for r in records.values() if r.pk is None])
+    ShippedItem.objects.bulk_update(
+        [r for r in records.values() if r.pk is not None],
+        ["label", "shipped_hash", "pending_hash", "pending_data", "pending_since"],
+    )
 
 
 def diff_rows(record: ShippedItem) -> list:

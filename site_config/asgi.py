@@ -26,7 +26,9 @@ streams = get_asgi_application()
 
 from games.play import live  # noqa: E402 - once Django is set up
 from site_config import front  # noqa: E402
+from site_config.warm import warm  # noqa: E402
 
+warm()
 live.serves_streams = True  # pages rendered here link their stream
 pages = WSGIMiddleware(get_wsgi_application(), workers=int(os.environ.get("WSGI_THREADS", "8")))
 # /spiele/<slug>/raum/<code>/live/ and /spiele/<slug>/demo/live/ (rooms/urls.py, games/urls.py)

@@ -93,12 +93,31 @@ class _KeptClientRedisCacheClient(RedisCacheClient):
         return client
 
 
+_shared_clients: dict[tuple, _KeptClientRedisCacheClient] = {}
+_shared_clients_lock = threading.Lock()
+
+
 class ResilientRedisCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = _KeptClientRedisCacheClient
         self._outage = _outage_of(str(server))
         self._standin = self._outage.standin
+        self._client_key = (tuple(self._servers), repr(sorted(self._options.items())))
+
+    @property
+    def _cache(self) -> _KeptClientRedisCacheClient:
+        """One client (and its connection pools) per process and server, not per cache
+        object: Django's cache objects live per context, and the ASGI server runs each
+        synchronous request in a fresh copy of the event loop's context (a2wsgi), so a
+        client per object opened a new Redis connection for every request."""
+        client = _shared_clients.get(self._client_key)
+        if client is None:
+            with _shared_clients_lock:
+                client = _shared_clients.setdefault(
+                    self._client_key, self._class(self._servers, **self._options)
+                )
+        return client
 
     @property
     def outage(self) -> OutageLog:

@@ -5,6 +5,7 @@ renamed). Minified, a game page's style sheets and scripts send about a sixth le
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.files.base import ContentFile
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
@@ -37,3 +38,15 @@ class MinifiedStaticFilesStorage(CompressedManifestStaticFilesStorage):
             smaller = minified(name, text)
             content = ContentFile((smaller if smaller is not None else text).encode())
         return super()._save(name, content)
+
+    def url(self, name, force=False):
+        """Memoised: the manifest is read once per process, so a name's hashed URL never
+        changes while it runs, and a table or page asks for the same few dozen names on
+        every render (resolving one costs a manifest lookup and three URL parses)."""
+        if force or settings.DEBUG or name is None:
+            return super().url(name, force)
+        urls = self.__dict__.setdefault("_memoised_urls", {})
+        found = urls.get(name)
+        if found is None:
+            found = urls[name] = super().url(name)
+        return found

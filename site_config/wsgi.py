@@ -10,6 +10,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "site_config.settings.prod")
 django_application = get_wsgi_application()
 
 from site_config import front  # noqa: E402 - once Django is set up
+from site_config.warm import warm  # noqa: E402
+
+warm()
 
 
 def application(environ, start_response):

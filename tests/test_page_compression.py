@@ -168,3 +168,20 @@ def test_vendored_and_admin_files_are_left_alone():
     assert storage.minified("vendor/htmx-2.0.10.min.js", "var a = 1;  // x") is None
     assert storage.minified("admin/js/core.js", "var a = 1;  // x") is None
     assert storage.minified("img/favicon.svg", "<svg/>") is None
+
+
+def test_a_static_name_is_resolved_once_per_process(tmp_path, settings, monkeypatch):
+    settings.DEBUG = False
+    collected = storage.MinifiedStaticFilesStorage(location=tmp_path, base_url="/static/")
+    looked_up = []
+
+    def stored_name(name):
+        looked_up.append(name)
+        return name.replace(".css", ".0123abcd.css")
+
+    monkeypatch.setattr(collected, "stored_name", stored_name)
+    urls = [collected.url("css/site.css") for _ in range(3)] + [collected.url("css/rooms.css")]
+    assert urls == ["/static/css/site.0123abcd.css"] * 3 + ["/static/css/rooms.0123abcd.css"]
+    assert looked_up == ["css/site.css", "css/rooms.css"]
+    settings.DEBUG = True  # runserver: plain names, nothing kept from before
+    assert collected.url("css/site.css") == "/static/css/site.css"

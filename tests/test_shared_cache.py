@@ -6,6 +6,7 @@ on the same port; the shared Redis of the machine is never touched.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import time
 
@@ -149,3 +150,21 @@ def test_one_redis_client_serves_every_call_and_outlives_an_outage(redis_server,
     redis_cache.set("spiel", "the-cat")
     assert redis_cache.get("spiel") == "the-cat"
     assert redis_cache._cache.get_client(write=False) is first
+
+
+def test_requests_in_fresh_contexts_share_one_connection(redis_server, redis_cache):
+    """The ASGI server runs each synchronous request in a fresh copy of the event loop's
+    context (a2wsgi), where Django builds a new cache object: they must not each open
+    a Redis connection of their own."""
+
+    def one_request():
+        cache = caches["default"]
+        cache.set("spiel", "katz-und-maus")
+        assert cache.get("spiel") == "katz-und-maus"
+        return cache, cache._cache.get_client(write=True)
+
+    served = [contextvars.Context().run(one_request) for _ in range(5)]
+    assert len({id(cache) for cache, _client in served}) == 5  # Django's own: one per context
+    assert len({id(client) for _cache, client in served}) == 1
+    pool = served[0][1].connection_pool
+    assert len(pool._available_connections) + len(pool._in_use_connections) == 1

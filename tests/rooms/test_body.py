@@ -112,3 +112,22 @@ def test_every_pushed_table_shows_only_what_its_viewer_may_see(live_redis, alpak
             own = state["hands"][anna_seat] if name == "anna" else []
             top = state["discard"][-1:]
             assert _faces(html) == Counter(card.lower() for card in own + top), (name, version)
+
+
+def test_kept_url_shapes_give_what_reverse_gives():
+    from django.urls import reverse
+
+    from games.play import definition as registry
+
+    for game in registry.all_definitions():
+        for code in ("AbC-12_x", "z"):
+            room_urls = body.urls(game, code)
+            assert set(room_urls) == set(body.ROOM_URLS)
+            for key, name in body.ROOM_URLS.items():
+                assert room_urls[key] == reverse(
+                    f"rooms:{name}", kwargs={"slug": game.slug, "code": code}
+                )
+            for key, name in body.WATCH_URLS.items():
+                assert body.watch_urls(game, code)[key] == reverse(
+                    f"rooms:{name}", kwargs={"slug": game.slug, "watch_code": code}
+                )
