@@ -69,7 +69,7 @@ def apply_due(engine: GameDefinition, code: str) -> deadline_loop.Applied | None
         if not ctx.changed:
             return None
         room.save()
-        locked.announce(room, engine, since=shown)
+        locked.announce(room, engine, since=shown, seats=ctx.seats)
         return deadline_loop.Applied(locked.next_due(room))
 
 

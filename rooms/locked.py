@@ -232,6 +232,8 @@ def _run_locked(
             ctx.restore(snapshot)
             ctx.changed = False
             result.message, result.stale = str(error), isinstance(error, Stale)
+            # The rolled-back seat writes may linger in ctx.seats: read them again.
+            ctx.seats = list(room.seats.all())
         else:
             result.applied = ctx.changed
             result.message = note or ""
@@ -239,10 +241,12 @@ def _run_locked(
             announce_gone(engine, code)
             result.room = None
             return result
+        # Every seat write of the work goes through ctx.seats: they are the rows as saved.
+        result.seats = sorted(ctx.seats, key=lambda seat: seat.number)
         if ctx.changed or advanced:
             room.save()
-            announce(room, engine, since=shown, skip=ctx.seat_for(visitor) if ctx.changed else None)
-        result.seats = list(room.seats.all())
+            skip = ctx.seat_for(visitor) if ctx.changed else None
+            announce(room, engine, since=shown, skip=skip, seats=result.seats)
         return result
 
 
@@ -268,12 +272,14 @@ def announce(
     *,
     since: int | None = None,
     skip: Seat | None = None,
+    seats: list[Seat] | None = None,
 ) -> None:
     """Every browser in the room learns the new version (and each deadline loop the next due).
 
     With ``engine``, once the change is committed, the table is drawn for every seat
     and spectator whose stream is open (not for ``skip``, who asked and gets the
-    answer) and pushed to them: what happened since version ``since``.
+    answer) and pushed to them: what happened since version ``since``. ``seats``: the
+    room's seats as committed, if the caller has them (else they are read then).
     """
     channel = room_channel(room.engine, room.code)
     version, due = room.version, next_due(room)
@@ -282,8 +288,8 @@ def announce(
         return
 
     def publish() -> None:
-        seats = list(room.seats.all())
-        views = body.pushed_views(engine, room, seats, since=since, skip=skip)
+        seated = seats if seats is not None else list(room.seats.all())
+        views = body.pushed_views(engine, room, seated, since=since, skip=skip)
         live.publish(channel, version, due, views)
 
     transaction.on_commit(publish)

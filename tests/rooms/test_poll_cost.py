@@ -29,3 +29,32 @@ def test_a_changed_poll_renders_the_table(table):
     response = anna.get("status/", v=room.version)
     assert response.status_code == 200
     assert response.templates and "Ben zieht eine Karte." in response.content.decode()
+
+
+def test_a_pushed_move_reads_the_seats_once(live_redis, django_capture_on_commit_callbacks):
+    """The seats read under the lock serve the answer and every pushed view."""
+    import redis
+
+    from games.play import live
+    from rooms import body, locked
+    from tests.live_support import REDIS_URL, play_one_move, running_room
+
+    room = running_room()
+    ben = room.seats.get(name="Ben")
+    listener = redis.Redis.from_url(REDIS_URL).pubsub()
+    channel = live.viewer_channel(locked.room_channel(room.engine, room.code), body.view_key(ben))
+    listener.subscribe(live.full_channel(channel))
+    listener.get_message(timeout=5)  # the subscription's confirmation
+    if room.state["turn"] == ben.number:  # Anna moves, Ben gets her move pushed
+        play_one_move(room.code)
+    with (
+        CaptureQueriesContext(connection) as queries,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        version = play_one_move(room.code)
+    pushed = listener.get_message(timeout=5)
+    listener.close()
+    seat_reads = [q["sql"] for q in queries if 'FROM "rooms_seat"' in q["sql"]]
+    # play_one_move itself reads the mover's seat once to find who moves.
+    assert len(seat_reads) == 2, seat_reads
+    assert pushed is not None and live.parse_view(pushed["data"].decode())[0] == version

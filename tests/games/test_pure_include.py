@@ -1,0 +1,81 @@
+"""``pure_include``: a small part drawn once per process for each set of values."""
+
+from __future__ import annotations
+
+import pytest
+from django.template import Context, Template
+from django.template.loader import render_to_string
+from django.test.signals import template_rendered
+
+from games.play.alpaka.presenter import card, chips
+from games.templatetags import play
+
+CARD = "play/alpaka/_card.html"
+
+
+@pytest.fixture(autouse=True)
+def fresh_store():
+    play._pure_drawn.clear()
+    yield
+    play._pure_drawn.clear()
+
+
+@pytest.fixture
+def drawn():
+    """The names of the templates drawn while the test runs."""
+    names: list[str] = []
+
+    def heard(sender, template, context, **kwargs):
+        names.append(template.name)
+
+    template_rendered.connect(heard)
+    yield names
+    template_rendered.disconnect(heard)
+
+
+def test_it_draws_what_the_include_draws():
+    values = {"card": card("A"), "size": "mini"}
+    assert play.pure_include(CARD, **values) == render_to_string(CARD, values)
+    tally = {"chips": chips({"black": 1, "white": 2})}
+    assert play.pure_include("play/alpaka/_chips.html", **tally) == render_to_string(
+        "play/alpaka/_chips.html", tally
+    )
+
+
+def test_equal_values_are_drawn_once(drawn):
+    first = play.pure_include(CARD, card=card("5"), size="big")
+    again = play.pure_include(CARD, card=card("5"), size="big")
+    other = play.pure_include(CARD, card=card("6"), size="big")
+    assert first == again and first != other
+    assert drawn.count(CARD) == 2  # the 5 once, the 6 once
+
+
+def test_true_and_one_are_not_the_same_values(drawn):
+    template = Template('{% load play %}{% pure_include "play/alpaka/_card.html" card=c %}')
+    as_bool = template.render(Context({"c": {**card("4"), "is_alpaka": True}}))
+    as_int = template.render(Context({"c": {**card("4"), "is_alpaka": 1}}))
+    assert drawn.count(CARD) == 2
+    assert "Alpaka" in as_bool and "Alpaka" in as_int  # both true, drawn apart
+
+
+def test_values_that_are_not_plain_data_are_drawn_every_time(drawn):
+    class Card:
+        code, css, is_alpaka = "3", "3", False
+
+    play.pure_include(CARD, card=Card())
+    play.pure_include(CARD, card=Card())
+    assert drawn.count(CARD) == 2
+
+
+def test_while_debugging_every_call_draws(settings, drawn):
+    settings.DEBUG = True
+    play.pure_include(CARD, card=card("2"))
+    play.pure_include(CARD, card=card("2"))
+    assert drawn.count(CARD) == 2
+
+
+def test_the_store_starts_afresh_when_full(monkeypatch):
+    monkeypatch.setattr(play, "PURE_KEPT", 3)
+    for code in "12345":
+        play.pure_include(CARD, card=card(code))
+    assert len(play._pure_drawn) <= 3
