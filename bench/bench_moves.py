@@ -18,6 +18,8 @@
 4. Demo: one reader at a The Cat demo against three „flink" bots with the stream open
    (the bots' moves arrive pushed), then the reader leaves: server CPU while watched
    and once nobody watches.
+5. Unchanged poll: wrk against a room's poll that finds nothing new (204) and against a
+   static file: server CPU per request of each (``--poll-seconds`` each).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import asyncio
 import contextlib
 import os
 import random
+import re
 import secrets
 import subprocess
 import sys
@@ -289,6 +292,49 @@ async def ramp(key: str, port: int, rooms: list[dict], pids: list[int], args) ->
     return {"best": best, "rows": results}
 
 
+def poll_cost(port: int, pids: list[int], static_path: str, seconds: float) -> None:
+    """Server CPU per request of an unchanged room poll (204) against a static file, each
+    under wrk with 32 connections: a request that changes nothing should cost about what
+    a static file costs (rooms.fast_poll answers it in front of Django). The room waits in
+    its lobby, so no deadline falls due while wrk polls."""
+    import shutil
+
+    from games.play import definition as registry
+    from rooms import lobby
+
+    if shutil.which("wrk") is None:
+        print("Unchanged poll: wrk not installed (apt-get install wrk); skipped.")
+        return
+    definition = registry.get("the_cat")
+    visitor = f"poller-{secrets.token_hex(4)}"
+    room = lobby.create_room(definition, visitor, "Gast", definition.default_options())
+    cookie = visitor_cookie(visitor, CSRF)
+    poll = f"/spiele/{definition.slug}/raum/{room.code}/status/?v={room.version}"
+    headers = ["-H", f"Cookie: {cookie}", "-H", "HX-Request: true"]
+    # The first poll goes through Django: it teaches the process the 204's headers.
+    for _ in range(2 * SHIPPED_WORKERS):
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{poll}")
+        request.add_header("Cookie", cookie)
+        request.add_header("HX-Request", "true")
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.status == 204, answer.status
+    costs = {}
+    for label, path, extra in (("static file", static_path, []), ("unchanged poll", poll, headers)):
+        before = cpu_seconds(pids)
+        out = subprocess.run(
+            ["wrk", "-t2", "-c32", f"-d{seconds:.0f}s", *extra, f"http://127.0.0.1:{port}{path}"],
+            capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+        costs[label] = (rate, (cpu_seconds(pids) - before) / max(1.0, rate * seconds) * 1e6)
+    (static_rate, static_us), (poll_rate, poll_us) = costs["static file"], costs["unchanged poll"]
+    print(
+        f"Unchanged poll (204): {poll_rate:,.0f} requests/s, {poll_us:.0f} µs server CPU per "
+        f"request; static file {static_rate:,.0f} requests/s, {static_us:.0f} µs "
+        f"({poll_us / static_us:.2f}× the static file's CPU)"
+    )
+
+
 async def demo_cost(port: int, pids: list[int], seconds: float) -> tuple[float, float]:
     """Server CPU (share of one core) while one reader watches a The Cat demo with three
     fast bots, and after the reader left."""
@@ -353,6 +399,7 @@ def main() -> int:
     parser.add_argument("--rates", default="10,20,40,60,80,120,160,200,300")
     parser.add_argument("--workers", type=int, default=SHIPPED_WORKERS)
     parser.add_argument("--demo-seconds", type=float, default=20)
+    parser.add_argument("--poll-seconds", type=float, default=5)
     args = parser.parse_args()
     args.rates = [float(rate) for rate in args.rates.split(",")]
 
@@ -426,6 +473,8 @@ def main() -> int:
         for key in games:
             summary[key] = asyncio.run(ramp(key, port, rooms[key], pids, args))
         asyncio.run(demo_cost(port, pids, args.demo_seconds))
+        static = next((Path(tmp) / "static" / "css").glob("site.*.css")).name
+        poll_cost(port, pids, f"/static/css/{static}", args.poll_seconds)
         for key, result in summary.items():
             best = result["best"]
             if best:

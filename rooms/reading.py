@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from games import clock
-from games.play import scheduler
+from games.play import live, scheduler
 from games.play.definition import GameDefinition
 from rooms import locked
 from rooms.models import Room
@@ -27,6 +27,14 @@ def unchanged(info, client_version: int, now: datetime) -> bool:
     if version != client_version or last_activity < now - locked.IDLE_AFTER:
         return False
     return not scheduler.Timers(deadline, bot_due).overdue(now)
+
+
+def remember(engine: GameDefinition, code: str, info) -> None:
+    """Keep the version a poll found unchanged for the polls answered in front
+    (``rooms.fast_poll``), with the room's next deadline."""
+    version, deadline, bot_due, _last_activity = info
+    due = scheduler.Timers(deadline, bot_due).next_due()
+    live.remember(locked.room_channel(engine.key, code), version, due)
 
 
 def load(engine: GameDefinition, code: str) -> locked.Result:

@@ -193,6 +193,7 @@ def poll(request, slug, code):
     since = _version(request.GET.get("v"))
     info = reading.poll_info(engine, code)
     if info is not None and since is not None and reading.unchanged(info, since, clock.now()):
+        reading.remember(engine, code, info)  # the next polls are answered in front
         response = HttpResponse(status=204)
         patch_cache_control(response, no_store=True)
         return response

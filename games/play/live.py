@@ -132,6 +132,55 @@ def _sync_client() -> redis.Redis:
 
 Views = dict[str, Callable[[], str]]  # viewer -> renders the table as that viewer sees it
 
+# The table's version as its writers left it, kept beside the channel for
+# ``rooms.fast_poll`` (an unchanged poll answered without Django). Set only when newer,
+# so a late writer never moves it back; expires soon, so a lost write costs a stale 204
+# for at most these seconds while Redis misbehaves.
+VERSION_SECONDS = 20
+_SET_IF_NEWER = """
+local current = redis.call('GET', KEYS[1])
+if current then
+  local known = tonumber(string.match(current, '^(-?%d+)'))
+  if known and known > tonumber(ARGV[1]) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+return 1
+"""
+_scripts: dict[str, object] = {}
+
+
+def version_key(channel: str) -> str:
+    """The Redis key (not a channel) that holds ``notice(version, due)`` of a table."""
+    return f"{full_channel(channel)}:version"
+
+
+def _keep_version(client, target, channel: str, version: int, due: datetime | None) -> None:
+    """Queue on ``target`` (the client or a pipeline of it) the version key's update."""
+    if version == GONE:
+        target.delete(version_key(channel))
+        return
+    script = _scripts.get(settings.LIVE_REDIS_URL)
+    if script is None:
+        script = _scripts[settings.LIVE_REDIS_URL] = client.register_script(_SET_IF_NEWER)
+    seconds = int(getattr(settings, "LIVE_VERSION_SECONDS", VERSION_SECONDS))
+    script(
+        keys=[version_key(channel)],
+        args=[version, notice(version, due), seconds],
+        client=target,
+    )
+
+
+def remember(channel: str, version: int, due: datetime | None = None) -> None:
+    """Keep a table's version as read from the database (a poll that found nothing new),
+    so that the next polls are answered in front; never older than a writer's."""
+    if not enabled():
+        return
+    try:
+        client = _sync_client()
+        _keep_version(client, client, channel, version, due)
+    except redis.RedisError:
+        logger.warning("live: could not keep the version of %s", channel, exc_info=True)
+
 
 def publish(
     channel: str, version: int, due: datetime | None = None, views: Views | None = None
@@ -144,7 +193,8 @@ def publish(
     table as that viewer sees it; it is called only for viewers whose channel
     somebody listens to right now, and the view is published on that channel
     before the notice, so a stream has it when the notice arrives and the
-    browser fetches nothing. A failure is
+    browser fetches nothing. The version is also kept under ``version_key`` for
+    the polls answered in front (``rooms.fast_poll``). A failure is
     logged, never raised: the change itself is saved, and browsers whose stream
     broke poll again.
     """
@@ -162,6 +212,7 @@ def publish(
                 continue
             pipe.publish(full_channel(viewer_channel(channel, viewer)), view_message(version, html))
         pipe.publish(full_channel(channel), notice(version, due))
+        _keep_version(client, pipe, channel, version, due)
         pipe.execute()
     except redis.RedisError:
         logger.warning("live: could not publish on %s", channel, exc_info=True)
