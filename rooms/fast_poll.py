@@ -29,22 +29,12 @@ from games import clock
 from games.play import definition as registry
 from games.play import live
 from rooms import locked
-from site_config import access_log
+from site_config import access_log, front
 
 logger = logging.getLogger(__name__)
 
 # rooms/urls.py: ROOM + "status/"
 POLL_PATH = re.compile(r"^/spiele/(?P<slug>[-\w]+)/raum/(?P<code>[-\w]+)/status/$")
-# Set per response, never learned.
-_PER_RESPONSE = {
-    "content-length",
-    "x-request-id",
-    "date",
-    "server",
-    "connection",
-    "transfer-encoding",
-    "set-cookie",
-}
 _learned: list[tuple[str, str]] | None = None
 _clients: dict[int, tuple[asyncio.AbstractEventLoop, aioredis.Redis]] = {}
 
@@ -69,7 +59,7 @@ def learning(send):
 
 def learn(headers: list[tuple[str, str]]) -> None:
     global _learned
-    _learned = [(name, value) for name, value in headers if name.lower() not in _PER_RESPONSE]
+    _learned = [(name, value) for name, value in headers if name.lower() not in front.PER_RESPONSE]
 
 
 def forget() -> None:

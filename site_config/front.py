@@ -22,7 +22,7 @@ from site_config.lru import SizedLRU
 
 # Set per response, never learned: sizes, encoding, hit or miss, request id, and what
 # the server adds itself.
-_PER_RESPONSE = {
+PER_RESPONSE = {
     "content-length",
     "content-encoding",
     page_cache.HIT_HEADER.lower(),
@@ -83,7 +83,7 @@ def learn(key: str, headers) -> None:
         [
             (name, value)
             for name, value in headers
-            if name.lower() not in stored and name.lower() not in _PER_RESPONSE
+            if name.lower() not in stored and name.lower() not in PER_RESPONSE
         ],
     )
 

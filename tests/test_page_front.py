@@ -5,7 +5,6 @@ content change is never answered from an old copy."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
@@ -13,6 +12,7 @@ from django.test import Client, RequestFactory
 
 from games.play import live
 from site_config import front, page_cache
+from tests.asgi_support import asgi_getter
 from tests.factories import make_article, make_game
 
 pytestmark = pytest.mark.django_db
@@ -210,40 +210,12 @@ def test_a_miss_teaches_front_and_the_next_request_is_answered_there(game, wsgi)
 
 def test_the_asgi_application_answers_hits_on_the_event_loop(game, monkeypatch):
     monkeypatch.setattr(live, "serves_streams", live.serves_streams)  # asgi.py sets it
-    from site_config import asgi
-
     url = game.get_absolute_url()
     Client().get(url, headers={"Accept-Encoding": "gzip"})  # stored (miss)
-    reached = []
-    real_pages = asgi.pages
-
-    async def pages(scope, receive, send):
-        reached.append(scope["path"])
-        await real_pages(scope, receive, send)
-
-    monkeypatch.setattr(asgi, "pages", pages)
+    asgi_get = asgi_getter(monkeypatch)
 
     def get():
-        scope = {
-            "type": "http", "method": "GET", "path": url, "raw_path": url.encode(),
-            "query_string": b"", "root_path": "", "scheme": "http", "http_version": "1.1",
-            "server": ("testserver", 80), "client": ("127.0.0.1", 40000),
-            "headers": [(b"host", b"testserver"), (b"accept-encoding", b"gzip")],
-        }  # fmt: skip
-        messages = []
-
-        async def receive():
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        async def send(message):
-            messages.append(message)
-
-        before = len(reached)
-        asyncio.run(asgi.application(scope, receive, send))
-        start = next(m for m in messages if m["type"] == "http.response.start")
-        body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.response.body")
-        headers = {n.decode(): v.decode() for n, v in start["headers"]}
-        return start["status"], headers, body, len(reached) > before
+        return asgi_get(url, headers=[(b"accept-encoding", b"gzip")])
 
     status, django_headers, django_body, through_django = get()
     assert through_django and django_headers["x-page-cache"] == "hit"

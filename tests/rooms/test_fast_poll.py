@@ -4,7 +4,6 @@ Redis is the poll's and no deadline is due; anything else goes through Django.""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from datetime import timedelta
 
@@ -15,6 +14,7 @@ from games import clock
 from games.play import live
 from rooms import fast_poll, locked
 from rooms.models import Room
+from tests.asgi_support import asgi_getter
 from tests.live_support import REDIS_URL, play_one_move, running_room
 
 # Django answers in a2wsgi's thread: it must see what the test committed.
@@ -32,41 +32,15 @@ def fresh(live_redis, monkeypatch):
 
 @pytest.fixture
 def asgi(monkeypatch):
-    """site_config.asgi.application; each call says whether the poll reached Django."""
-    from site_config import asgi
+    """A seat's poll through site_config.asgi: (status, headers, reached Django)."""
+    get = asgi_getter(monkeypatch)
 
-    reached = []
-    real_pages = asgi.pages
+    def poll(path: str, version: int):
+        headers = [(b"hx-request", b"true")]
+        status, found, _body, through_django = get(path, f"v={version}".encode(), headers)
+        return status, found, through_django
 
-    async def pages(scope, receive, send):
-        reached.append(scope["path"])
-        await real_pages(scope, receive, send)
-
-    monkeypatch.setattr(asgi, "pages", pages)
-
-    def get(path: str, version: int, visitor_cookie: str = ""):
-        scope = {
-            "type": "http", "method": "GET", "path": path, "raw_path": path.encode(),
-            "query_string": f"v={version}".encode(), "root_path": "", "scheme": "http",
-            "http_version": "1.1", "server": ("testserver", 80), "client": ("127.0.0.1", 40000),
-            "headers": [(b"host", b"testserver"), (b"hx-request", b"true"),
-                        (b"cookie", visitor_cookie.encode())],
-        }  # fmt: skip
-        messages = []
-
-        async def receive():
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        async def send(message):
-            messages.append(message)
-
-        before = len(reached)
-        asyncio.run(asgi.application(scope, receive, send))
-        start = next(m for m in messages if m["type"] == "http.response.start")
-        headers = {n.decode(): v.decode() for n, v in start["headers"]}
-        return start["status"], headers, len(reached) > before
-
-    return get
+    return poll
 
 
 def _poll_path(room: Room) -> str:
