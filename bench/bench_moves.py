@@ -29,7 +29,6 @@ import asyncio
 import contextlib
 import os
 import random
-import re
 import secrets
 import subprocess
 import sys
@@ -54,6 +53,7 @@ from bench.common import (  # noqa: E402
     start_gunicorn,
     stop_gunicorn,
     visitor_cookie,
+    wrk,
 )
 
 PG_NAME = "bench_moves"
@@ -310,7 +310,7 @@ def poll_cost(port: int, pids: list[int], static_path: str, seconds: float) -> N
     room = lobby.create_room(definition, visitor, "Gast", definition.default_options())
     cookie = visitor_cookie(visitor, CSRF)
     poll = f"/spiele/{definition.slug}/raum/{room.code}/status/?v={room.version}"
-    headers = ["-H", f"Cookie: {cookie}", "-H", "HX-Request: true"]
+    headers = {"Cookie": cookie, "HX-Request": "true"}
     # The first poll goes through Django: it teaches the process the 204's headers.
     for _ in range(2 * SHIPPED_WORKERS):
         request = urllib.request.Request(f"http://127.0.0.1:{port}{poll}")
@@ -319,13 +319,9 @@ def poll_cost(port: int, pids: list[int], static_path: str, seconds: float) -> N
         with urllib.request.urlopen(request, timeout=10) as answer:
             assert answer.status == 204, answer.status
     costs = {}
-    for label, path, extra in (("static file", static_path, []), ("unchanged poll", poll, headers)):
+    for label, path, extra in (("static file", static_path, {}), ("unchanged poll", poll, headers)):
         before = cpu_seconds(pids)
-        out = subprocess.run(
-            ["wrk", "-t2", "-c32", f"-d{seconds:.0f}s", *extra, f"http://127.0.0.1:{port}{path}"],
-            capture_output=True, text=True, check=True,
-        ).stdout  # fmt: skip
-        rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+        rate, _note = wrk(f"http://127.0.0.1:{port}{path}", seconds, 32, extra)
         costs[label] = (rate, (cpu_seconds(pids) - before) / max(1.0, rate * seconds) * 1e6)
     (static_rate, static_us), (poll_rate, poll_us) = costs["static file"], costs["unchanged poll"]
     print(

@@ -62,6 +62,7 @@ from bench.common import (  # noqa: E402
     free_port,
     shipped_command,
     worker_pids,
+    wrk,
 )
 
 PYTHON = sys.executable
@@ -81,6 +82,7 @@ POSTGRES = "postgres://postgres@127.0.0.1:5432/"
 REDIS = "redis://127.0.0.1:6379/0"
 # What Chromium sends: pages and static files go out compressed where they may.
 BROWSER_ENCODING = "gzip, deflate, br, zstd"
+BROWSER_HEADERS = {"Accept-Encoding": BROWSER_ENCODING}
 RATIO_GOAL, MISS_GOAL_MS, WEIGHT_GOAL_KB, RSS_GOAL_MB = 0.9, 8.0, 60, 150
 SECTIONS = ("throughput", "hits", "weight", "memory", "misses")
 
@@ -159,23 +161,6 @@ def get(url: str, headers: dict | None = None, opener=None) -> tuple[int, object
     request = urllib.request.Request(url, headers=headers or {})
     with (opener.open if opener else urllib.request.urlopen)(request, timeout=10) as response:
         return response.status, response.headers, response.read()
-
-
-def wrk(url: str, seconds: int, connections: int) -> tuple[float, str]:
-    out = subprocess.run(
-        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency",
-         "-H", f"Accept-Encoding: {BROWSER_ENCODING}", url],
-        capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    if not rate:
-        raise RuntimeError(f"wrk got no answer from {url}:\n{out}")
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    median = re.search(r"^\s+50%\s+(\S+)", out, re.M)
-    note = f"p50 {median.group(1) if median else '?'}"
-    if errors:
-        note += f", {errors.group(1)} non-2xx!"
-    return rate, note
 
 
 def _cache_key(env, key: str) -> str:
@@ -260,13 +245,15 @@ def throughput(servers: list[Server], static_path: str, args) -> None:
     for server, path in targets:  # rendered once, then every worker learns it (front.py)
         get(server.base + path, {"Accept-Encoding": BROWSER_ENCODING})
         with contextlib.suppress(RuntimeError):
-            wrk(server.base + path, 2, args.connections)
+            wrk(server.base + path, 2, args.connections, BROWSER_HEADERS)
     rates = {target: [] for target in targets}
     notes = {}
     for _round in range(args.rounds):
         for target in targets:
             server, path = target
-            rate, notes[target] = wrk(server.base + path, args.seconds, args.connections)
+            rate, notes[target] = wrk(
+                server.base + path, args.seconds, args.connections, BROWSER_HEADERS
+            )
             rates[target].append(rate)
     ceiling = statistics.mean(rates[(sync, static_path)])
     print(

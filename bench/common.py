@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import signal
 import socket
@@ -41,6 +42,26 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def wrk(
+    url: str, seconds: float, connections: int, headers: dict | None = None
+) -> tuple[float, str]:
+    """(requests per second, note with the median and any non-2xx count) of a wrk run."""
+    extra = [arg for name, value in (headers or {}).items() for arg in ("-H", f"{name}: {value}")]
+    out = subprocess.run(
+        ["wrk", "-t2", f"-c{connections}", f"-d{seconds:.0f}s", "--latency", *extra, url],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    if not rate:
+        raise RuntimeError(f"wrk got no answer from {url}:\n{out}")
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    median = re.search(r"^\s+50%\s+(\S+)", out, re.M)
+    note = f"p50 {median.group(1) if median else '?'}"
+    if errors:
+        note += f", {errors.group(1)} non-2xx!"
+    return rate, note
 
 
 def percentile(values, share: float) -> float:

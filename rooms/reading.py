@@ -31,7 +31,11 @@ def unchanged(info, client_version: int, now: datetime) -> bool:
 
 def remember(engine: GameDefinition, code: str, info) -> None:
     """Keep the version a poll found unchanged for the polls answered in front
-    (``rooms.fast_poll``), with the room's next deadline."""
+    (``rooms.fast_poll``), with the room's next deadline. Only where such a front runs
+    (the ASGI server, which also serves the streams): a sync worker would write a key
+    per poll that nobody reads."""
+    if not live.serves_streams:
+        return
     version, deadline, bot_due, _last_activity = info
     due = scheduler.Timers(deadline, bot_due).next_due()
     live.remember(locked.room_channel(engine.key, code), version, due)

@@ -6,10 +6,11 @@ Django's ASGI handler: they wait on Redis without holding a thread. A cached pag
 this process holds is answered right here on the event loop (``site_config.front``:
 the page cache's own rules and copy, no I/O, the same headers and log line as the
 Django path); so is a room's poll that finds nothing new (``rooms.fast_poll``: one
-Redis read, the headers Django's 204 had). Every other request is a short synchronous one and goes through
-Django's WSGI handler in a small thread pool (``a2wsgi``): Django's ASGI handler
-would hop between the event loop and a thread for each synchronous middleware,
-which costs about as much CPU again as the request itself.
+Redis read, the headers Django's 204 had). Every other request is a short
+synchronous one and goes through Django's WSGI handler in a small thread pool
+(``a2wsgi``): Django's ASGI handler would hop between the event loop and a thread
+for each synchronous middleware, which costs about as much CPU again as the
+request itself.
 """
 
 import io

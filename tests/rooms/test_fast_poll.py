@@ -24,7 +24,7 @@ PER_REQUEST = {"x-request-id", "date"}
 
 @pytest.fixture(autouse=True)
 def fresh(live_redis, monkeypatch):
-    monkeypatch.setattr(live, "serves_streams", live.serves_streams)  # asgi.py sets it
+    monkeypatch.setattr(live, "serves_streams", True)  # as asgi.py sets it
     fast_poll.forget()
     yield
     fast_poll.forget()
@@ -121,3 +121,16 @@ def test_only_a_seats_poll_may_be_answered_in_front():
     # Spectators are counted by their polls (rooms.watching): always Django.
     assert not fast_poll.candidate({**scope, "path": "/spiele/alpaka/zuschauen/abc/status/"})
     assert not fast_poll.candidate({**scope, "path": "/spiele/alpaka/raum/abc/aktion/"})
+
+
+def test_a_sync_worker_keeps_no_version_for_a_front_it_does_not_have(alpaka_row, monkeypatch):
+    from django.test import Client
+
+    monkeypatch.setattr(live, "serves_streams", False)  # site_config.wsgi
+    room = running_room()
+    key = live.version_key(locked.room_channel("alpaka", room.code))
+    store = redis.Redis.from_url(REDIS_URL)
+    store.delete(key)
+    response = Client().get(_poll_path(room), {"v": room.version}, headers={"HX-Request": "true"})
+    assert response.status_code == 204
+    assert store.get(key) is None
