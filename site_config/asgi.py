@@ -22,6 +22,8 @@ from a2wsgi.wsgi import build_environ
 from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 
+from site_config.frame_room import roomy
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "site_config.settings.prod")
 
 streams = get_asgi_application()
@@ -33,7 +35,10 @@ from site_config.warm import warm  # noqa: E402
 
 warm()
 live.serves_streams = True  # pages rendered here link their stream
-pages = WSGIMiddleware(get_wsgi_application(), workers=int(os.environ.get("WSGI_THREADS", "8")))
+# Each request in a fresh chunk of CPython's frame stack (site_config.frame_room).
+pages = WSGIMiddleware(
+    roomy(get_wsgi_application()), workers=int(os.environ.get("WSGI_THREADS", "8"))
+)
 # /spiele/<slug>/raum/<code>/live/ and /spiele/<slug>/demo/live/ (rooms/urls.py, games/urls.py)
 STREAM_PATH = re.compile(r"^/spiele/[^/]+/(?:raum/[^/]+|demo)/live/$")
 

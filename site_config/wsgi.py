@@ -6,8 +6,11 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
+from site_config.frame_room import roomy
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "site_config.settings.prod")
-django_application = get_wsgi_application()
+# Each request in a fresh chunk of CPython's frame stack (site_config.frame_room).
+django_application = roomy(get_wsgi_application())
 
 from site_config import front  # noqa: E402 - once Django is set up
 from site_config.warm import warm  # noqa: E402

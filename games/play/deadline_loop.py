@@ -44,6 +44,7 @@ from games.play import definition as registry
 from games.play import live
 from games.play.definition import GameDefinition
 from games.play.locking import sqlite_refused
+from site_config.frame_room import roomy
 
 logger = logging.getLogger(__name__)
 
@@ -156,7 +157,10 @@ class DeadlineLoop:
         self._wake = asyncio.Event()
         self._planned = float("inf")
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="deadline-loop")
-        self._run_once = sync_to_async(run_once, thread_sensitive=False, executor=self._executor)
+        # A round draws the pushed tables: in a fresh chunk of the frame stack (frame_room).
+        self._run_once = sync_to_async(
+            roomy(run_once), thread_sensitive=False, executor=self._executor
+        )
         self.rounds = 0
         self._running = False
         self._heard = float("inf")  # the earliest deadline announced during a round

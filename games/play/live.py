@@ -14,6 +14,7 @@ this module only publishes and says whether a page gets a stream at all.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 from collections.abc import Callable
@@ -135,7 +136,8 @@ Views = dict[str, Callable[[], str]]  # viewer -> renders the table as that view
 # The table's version as its writers left it, kept beside the channel for
 # ``rooms.fast_poll`` (an unchanged poll answered without Django). Set only when newer,
 # so a late writer never moves it back; expires soon, so a lost write costs a stale 204
-# for at most these seconds while Redis misbehaves.
+# for at most these seconds while Redis misbehaves. Kept only for the kinds of table
+# whose polls are answered in front (``answered_in_front``): nobody reads a demo's.
 VERSION_SECONDS = 20
 _SET_IF_NEWER = """
 local current = redis.call('GET', KEYS[1])
@@ -146,7 +148,21 @@ end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 return 1
 """
-_scripts: dict[str, object] = {}
+# Sent by its digest: redis-py's registered scripts make a pipeline ask Redis whether it
+# knows them first, one round trip more on every publish.
+_SET_IF_NEWER_SHA = hashlib.sha1(_SET_IF_NEWER.encode()).hexdigest()
+_kept_kinds: set[str] = set()
+
+
+def answered_in_front(kind: str) -> None:
+    """The polls of this kind of table are answered in front of Django: its writers keep
+    the version under ``version_key`` (called by the owner's ``AppConfig.ready``)."""
+    _kept_kinds.add(kind)
+
+
+def keeps_version(channel: str) -> bool:
+    parsed = parse_table_channel(channel)
+    return parsed is not None and parsed[0] in _kept_kinds
 
 
 def version_key(channel: str) -> str:
@@ -154,20 +170,27 @@ def version_key(channel: str) -> str:
     return f"{full_channel(channel)}:version"
 
 
-def _keep_version(client, target, channel: str, version: int, due: datetime | None) -> None:
-    """Queue on ``target`` (the client or a pipeline of it) the version key's update."""
-    if version == GONE:
-        target.delete(version_key(channel))
-        return
-    script = _scripts.get(settings.LIVE_REDIS_URL)
-    if script is None:
-        script = _scripts[settings.LIVE_REDIS_URL] = client.register_script(_SET_IF_NEWER)
+def _version_args(channel: str, version: int, due: datetime | None) -> tuple:
     seconds = int(getattr(settings, "LIVE_VERSION_SECONDS", VERSION_SECONDS))
-    script(
-        keys=[version_key(channel)],
-        args=[version, notice(version, due), seconds],
-        client=target,
-    )
+    return version_key(channel), version, notice(version, due), seconds
+
+
+def _keep_version(pipe, channel: str, version: int, due: datetime | None) -> None:
+    """Queue on ``pipe`` the version key's update (``_check_kept`` reads the results)."""
+    if version == GONE:
+        pipe.delete(version_key(channel))
+    else:
+        pipe.evalsha(_SET_IF_NEWER_SHA, 1, *_version_args(channel, version, due))
+
+
+def _check_kept(client, results: list, channel: str, version: int, due) -> None:
+    """A script Redis does not know (it restarted) is sent whole once, which loads it
+    again; any other error of the pipeline is raised."""
+    for result in results:
+        if isinstance(result, redis.exceptions.NoScriptError):
+            client.eval(_SET_IF_NEWER, 1, *_version_args(channel, version, due))
+        elif isinstance(result, Exception):
+            raise result
 
 
 def remember(channel: str, version: int, due: datetime | None = None) -> None:
@@ -177,7 +200,9 @@ def remember(channel: str, version: int, due: datetime | None = None) -> None:
         return
     try:
         client = _sync_client()
-        _keep_version(client, client, channel, version, due)
+        pipe = client.pipeline(transaction=False)
+        _keep_version(pipe, channel, version, due)
+        _check_kept(client, pipe.execute(raise_on_error=False), channel, version, due)
     except redis.RedisError:
         logger.warning("live: could not keep the version of %s", channel, exc_info=True)
 
@@ -193,8 +218,8 @@ def publish(
     table as that viewer sees it; it is called only for viewers whose channel
     somebody listens to right now, and the view is published on that channel
     before the notice, so a stream has it when the notice arrives and the
-    browser fetches nothing. The version is also kept under ``version_key`` for
-    the polls answered in front (``rooms.fast_poll``). A failure is
+    browser fetches nothing. The version is also kept under ``version_key`` where
+    polls are answered in front (``answered_in_front``). A failure is
     logged, never raised: the change itself is saved, and browsers whose stream
     broke poll again.
     """
@@ -212,8 +237,9 @@ def publish(
                 continue
             pipe.publish(full_channel(viewer_channel(channel, viewer)), view_message(version, html))
         pipe.publish(full_channel(channel), notice(version, due))
-        _keep_version(client, pipe, channel, version, due)
-        pipe.execute()
+        if keeps_version(channel):
+            _keep_version(pipe, channel, version, due)
+        _check_kept(client, pipe.execute(raise_on_error=False), channel, version, due)
     except redis.RedisError:
         logger.warning("live: could not publish on %s", channel, exc_info=True)
 

@@ -114,6 +114,38 @@ def test_the_kept_version_never_moves_back_and_goes_with_the_room():
     assert store.get(key) is None
 
 
+def _script_exists_calls(store) -> int:
+    return store.info("commandstats").get("cmdstat_script|exists", {}).get("calls", 0)
+
+
+def test_a_publish_keeps_the_version_in_the_same_round_trip():
+    """redis-py's registered scripts cost a SCRIPT EXISTS before every pipeline: the
+    script goes by its digest, and one Redis forgot (restart) is sent again whole."""
+    channel = locked.room_channel("alpaka", "one-trip")
+    store = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    live.publish(channel, 1)
+    asked = _script_exists_calls(store)
+    live.publish(channel, 2)
+    live.remember(channel, 2)
+    assert _script_exists_calls(store) == asked
+    store.script_flush()
+    live.publish(channel, 3)
+    assert live.parse_notice(store.get(live.version_key(channel))) == (3, None)
+    live.publish(channel, 4)  # loaded again by the whole script
+    assert live.parse_notice(store.get(live.version_key(channel))) == (4, None)
+
+
+def test_only_tables_polled_in_front_keep_a_version():
+    """Nobody answers a demo's poll in front: its bot moves keep no key."""
+    store = redis.Redis.from_url(REDIS_URL)
+    demo = live.table_channel("demo", "the_cat", "some-reader")
+    live.publish(demo, 7)
+    assert store.get(live.version_key(demo)) is None
+    room = locked.room_channel("the_cat", "kept")
+    live.publish(room, 7)
+    assert store.get(live.version_key(room)) is not None
+
+
 def test_only_a_seats_poll_may_be_answered_in_front():
     scope = {"method": "GET", "path": "/spiele/alpaka/raum/abc/status/"}
     assert fast_poll.candidate(scope)
