@@ -86,7 +86,9 @@ def test_the_sync_workers_run_each_request_in_the_room(monkeypatch, db):
 
     calls = _recording(monkeypatch)
     statuses = []
-    body = wsgi.application(_environ("/healthz"), lambda status, headers, *_: statuses.append(status))
+    body = wsgi.application(
+        _environ("/healthz"), lambda status, headers, *_: statuses.append(status)
+    )
     b"".join(body)
     assert statuses and calls
 

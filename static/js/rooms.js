@@ -144,7 +144,7 @@
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (!isPoll(event.detail)) userBusyUntil = Date.now() + 10000;
-    else if (Date.now() < userBusyUntil) event.preventDefault();
+    else if (Date.now() < userBusyUntil || hiddenDemoPoll(event.detail)) event.preventDefault();
     else if (skipPoll(event.detail)) event.preventDefault();
   });
 
@@ -272,8 +272,9 @@
   });
 
   // A demo opens its stream when a bot move is first pending (readers who only
-  // read the rules never hold a connection).
+  // read the rules never hold a connection), and only in a tab somebody sees.
   function connectDemo(root) {
+    if (document.hidden) return;
     var body = root.querySelector ? root.querySelector("[data-demo-body][data-live-wait]") : null;
     if (!body && root.matches && root.matches("[data-demo-body][data-live-wait]")) body = root;
     if (!body || !window.htmx) return;
@@ -281,6 +282,33 @@
     if (!wrapper || wrapper.hasAttribute("sse-connect")) return;
     wrapper.setAttribute("sse-connect", wrapper.dataset.liveUrl + "?v=" + shownVersion(body));
     window.htmx.process(wrapper);
+  }
+
+  // A demo in a tab nobody looks at closes its stream and sends no timed poll: its bots
+  // move only while the reader's page is connected or asks (the server pauses the
+  // demo's clock meanwhile), so a forgotten background tab costs the server nothing.
+  // Back in view, the stream opens again with the version shown and the table catches up.
+  function demoWrappers() {
+    return document.querySelectorAll("[data-demo][data-live-url]");
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) {
+      connectDemo(document);
+      return;
+    }
+    demoWrappers().forEach(function (wrapper) {
+      if (!wrapper.hasAttribute("sse-connect")) return;
+      if (wrapper.liveSource) wrapper.liveSource.close();
+      wrapper.removeAttribute("sse-connect");
+      wrapper.liveWorking = false;
+      wrapper.liveViewer = undefined;
+      wrapper.classList.remove("is-live");
+    });
+  });
+
+  function hiddenDemoPoll(detail) {
+    return document.hidden && isPoll(detail) && detail.elt.hasAttribute("data-demo-body");
   }
 
   // The answer to a request from a table that was replaced meanwhile (a poll sent before

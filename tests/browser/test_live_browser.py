@@ -1,4 +1,5 @@
-"""Pushed updates in two real browsers against a real gunicorn with uvicorn workers.
+"""Pushed updates in real browsers against a real gunicorn with uvicorn workers: two
+players in a room, and a demo that pauses in a hidden tab.
 
 The server runs as in production (``site_config.asgi``, two uvicorn workers,
 Redis for the fan-out, so the two players' streams may sit in different
@@ -8,10 +9,16 @@ player sees within the test can only have come by push.
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
+from datetime import UTC, datetime
+
+import psycopg
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot, strict_windows
+from tests.browser.test_the_cat_browser import coach_off
 from tests.servers.conftest import AppServer, backends  # noqa: F401  (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.servers]
@@ -88,3 +95,67 @@ def test_the_other_player_sees_each_change_by_push(windows, push_server):
     assert fetched == []
     screenshot(other, "live-room-after-pushed-move")
     assert_accessible(other)
+
+
+DEMO_WRAPPER = "document.querySelector('[data-demo][data-live-url]')"
+SET_VISIBILITY = """hidden => {
+  Object.defineProperty(document, "hidden", { value: hidden, configurable: true });
+  Object.defineProperty(document, "visibilityState", {
+    value: hidden ? "hidden" : "visible", configurable: true,
+  });
+  document.dispatchEvent(new Event("visibilitychange"));
+  return performance.now();
+}"""
+
+
+def _newest_cat_demo(backends) -> tuple[int, datetime | None]:  # noqa: F811
+    """(version, bot_due) of the newest The Cat demo, read from the server's database
+    itself: asking the server would make the due bot moves."""
+    query = "SELECT version, bot_due FROM games_demogame WHERE engine = 'the_cat' ORDER BY id DESC"
+    if backends.database == "sqlite":
+        with contextlib.closing(sqlite3.connect(backends.env["SQLITE_PATH"])) as db:
+            version, due = db.execute(query).fetchone()
+        due = datetime.fromisoformat(due).replace(tzinfo=UTC) if due else None
+        return version, due
+    with psycopg.connect(backends.env["DATABASE_URL"]) as db:
+        return db.execute(query).fetchone()
+
+
+def _demo_version(page) -> int:
+    return int(page.locator("[data-demo-body]").get_attribute("data-version"))
+
+
+def test_a_demo_in_a_hidden_tab_pauses_its_bots(windows, push_server, backends):  # noqa: F811
+    """A forgotten background tab costs the server nothing: its stream closes, no poll is
+    sent, a due bot move waits; back in view the bots go on, pushed as before."""
+    reader = windows(DESKTOP)
+    reader.goto("/spiele/the-cat/demo/")
+    reader.get_by_text("flink", exact=True).click()
+    reader.get_by_role("button", name="Spiel starten").click()
+    coach_off(reader)
+    reader.wait_for_function(f"() => !!({DEMO_WRAPPER} && {DEMO_WRAPPER}.liveWorking)")
+    shown = _demo_version(reader)
+    reader.wait_for_function(
+        f"() => +document.querySelector('[data-demo-body]').dataset.version > {shown}"
+    )  # a bot's move, pushed (the timed poll is ten minutes away)
+
+    sent = []
+    reader.on("request", lambda request: sent.append(request.url))
+    hidden_at = reader.evaluate(SET_VISIBILITY, True)
+    reader.wait_for_function(f"() => !{DEMO_WRAPPER}.hasAttribute('sse-connect')")
+    paused, _ = _newest_cat_demo(backends)
+    # Three seconds by the page's own clock: the „flink“ bots make a move about every
+    # second each. One fell due meanwhile and was not made.
+    reader.wait_for_function(f"() => performance.now() > {hidden_at} + 3000", polling=200)
+    version, due = _newest_cat_demo(backends)
+    assert version == paused
+    assert due is not None and due < datetime.now(UTC)
+    assert sent == []
+
+    reader.evaluate(SET_VISIBILITY, False)
+    reader.wait_for_function(f"() => !!{DEMO_WRAPPER}.liveWorking")
+    reader.wait_for_function(
+        f"() => +document.querySelector('[data-demo-body]').dataset.version > {paused}"
+    )
+    assert _newest_cat_demo(backends)[0] > paused
+    assert_accessible(reader)
