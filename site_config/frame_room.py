@@ -1,6 +1,7 @@
 """Room on CPython's frame stack for a request's work: a workaround for CPython
-gh-142183 (fixed by caching a chunk in 3.13.13 and 3.14; this project runs on 3.13.0
-here, see .python-version).
+gh-142183 (fixed upstream in March 2026 by keeping one spare chunk per thread,
+python/cpython#145789, backported to 3.13 in #146123; the 3.13 on these machines is
+3.13.0, see .python-version).
 
 CPython keeps the frames of Python calls in chunks of a per-thread stack. A call that
 does not fit into the current chunk gets a new chunk mapped (``mmap``), and the chunk is
