@@ -8,6 +8,11 @@ import asyncio
 
 def asgi_getter(monkeypatch):
     """``get(path, query=b"", headers=())`` → (status, headers, body, reached Django)."""
+    from games.play import live
+
+    # Importing site_config.asgi marks this process as one that serves streams: undone
+    # after the test, or later tests' pages would link streams nobody serves.
+    monkeypatch.setattr(live, "serves_streams", live.serves_streams)
     from site_config import asgi
 
     reached = []

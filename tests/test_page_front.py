@@ -10,7 +10,6 @@ import json
 import pytest
 from django.test import Client, RequestFactory
 
-from games.play import live
 from site_config import front, page_cache
 from tests.asgi_support import asgi_getter
 from tests.factories import make_article, make_game
@@ -209,7 +208,6 @@ def test_a_miss_teaches_front_and_the_next_request_is_answered_there(game, wsgi)
 
 
 def test_the_asgi_application_answers_hits_on_the_event_loop(game, monkeypatch):
-    monkeypatch.setattr(live, "serves_streams", live.serves_streams)  # asgi.py sets it
     url = game.get_absolute_url()
     Client().get(url, headers={"Accept-Encoding": "gzip"})  # stored (miss)
     asgi_get = asgi_getter(monkeypatch)
