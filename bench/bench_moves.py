@@ -313,9 +313,7 @@ def poll_cost(port: int, pids: list[int], static_path: str, seconds: float) -> N
     headers = {"Cookie": cookie, "HX-Request": "true"}
     # The first poll goes through Django: it teaches the process the 204's headers.
     for _ in range(2 * SHIPPED_WORKERS):
-        request = urllib.request.Request(f"http://127.0.0.1:{port}{poll}")
-        request.add_header("Cookie", cookie)
-        request.add_header("HX-Request", "true")
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{poll}", headers=headers)
         with urllib.request.urlopen(request, timeout=10) as answer:
             assert answer.status == 204, answer.status
     costs = {}

@@ -243,7 +243,7 @@ def throughput(servers: list[Server], static_path: str, args) -> None:
         (server, path) for server in servers for path in ([static_path] if server is not sync else []) + PAGES
     ]  # fmt: skip
     for server, path in targets:  # rendered once, then every worker learns it (front.py)
-        get(server.base + path, {"Accept-Encoding": BROWSER_ENCODING})
+        get(server.base + path, BROWSER_HEADERS)
         with contextlib.suppress(RuntimeError):
             wrk(server.base + path, 2, args.connections, BROWSER_HEADERS)
     rates = {target: [] for target in targets}

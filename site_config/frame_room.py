@@ -11,7 +11,7 @@ call and pays a page fault for every page it touches again. Measured in-process 
 The Cat room move (production settings, PostgreSQL, Redis): each pushed table view drew
 in 4–5 ms instead of 1 ms, with about 440 page faults per view and 1,360 per move.
 
-``call`` runs a function inside one frame so large that CPython starts a fresh chunk of
+``roomy`` runs a function inside one frame so large that CPython starts a fresh chunk of
 512 KB for it; the work below it stays inside that chunk. The big frame's slots are
 never written, so they cost address space, not memory; the chunk is mapped once per
 call (one request, one round of the deadline loop).
@@ -35,11 +35,10 @@ def _call(function, /, *args, **kwargs):
 # A larger value stack than the function needs: CPython reserves it in the frame and
 # never touches the part that is not used.
 _call.__code__ = _call.__code__.replace(co_stacksize=_call.__code__.co_stacksize + FRAME_SLOTS)
-call = _call
 
 
 def roomy(function: Callable) -> Callable:
-    """``function`` that runs in a fresh chunk of the frame stack (see ``call``)."""
+    """``function`` that runs in a fresh chunk of the frame stack."""
 
     @functools.wraps(function)
     def in_room(*args, **kwargs):

@@ -53,12 +53,13 @@ def _worst_faults(run) -> int:
 def test_work_in_the_room_maps_no_memory_call_after_call():
     # 200 calls across a chunk's end would fault at least once each on CPython 3.13.0;
     # in the room, only the fresh chunk's few touched pages fault, once.
-    assert _worst_faults(frame_room.call) < 40
+    assert _worst_faults(lambda work: frame_room.roomy(work)()) < 40
 
 
 def test_the_room_costs_one_fresh_chunk_per_call_not_memory():
     # The big frame's slots are never written: a call touches a handful of pages.
-    assert max(_faults(lambda: frame_room.call(_recurse, 10)) for _ in range(50)) < 20
+    in_room = frame_room.roomy(_recurse)
+    assert max(_faults(lambda: in_room(10)) for _ in range(50)) < 20
 
 
 def _recording(monkeypatch) -> list:

@@ -197,11 +197,16 @@
     return !!shown && wrapper.liveViewer !== undefined && shown !== wrapper.liveViewer;
   }
 
-  function reconnect(wrapper) {
+  // The stream closed; the timed poll takes over until a new one sends "ready".
+  function disconnect(wrapper) {
     if (wrapper.liveSource) wrapper.liveSource.close();
     wrapper.liveWorking = false;
     wrapper.liveViewer = undefined;
     wrapper.classList.remove("is-live");
+  }
+
+  function reconnect(wrapper) {
+    disconnect(wrapper);
     var url = (wrapper.getAttribute("sse-connect") || "").split("?")[0];
     if (!url || !window.htmx) return;
     wrapper.setAttribute("sse-connect", url + "?v=" + shownVersion(bodyIn(wrapper)));
@@ -288,22 +293,14 @@
   // move only while the reader's page is connected or asks (the server pauses the
   // demo's clock meanwhile), so a forgotten background tab costs the server nothing.
   // Back in view, the stream opens again with the version shown and the table catches up.
-  function demoWrappers() {
-    return document.querySelectorAll("[data-demo][data-live-url]");
-  }
-
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) {
       connectDemo(document);
       return;
     }
-    demoWrappers().forEach(function (wrapper) {
-      if (!wrapper.hasAttribute("sse-connect")) return;
-      if (wrapper.liveSource) wrapper.liveSource.close();
+    document.querySelectorAll("[data-demo][data-live-url][sse-connect]").forEach(function (wrapper) {
+      disconnect(wrapper);
       wrapper.removeAttribute("sse-connect");
-      wrapper.liveWorking = false;
-      wrapper.liveViewer = undefined;
-      wrapper.classList.remove("is-live");
     });
   });
 
