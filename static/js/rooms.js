@@ -197,17 +197,21 @@
     return !!shown && wrapper.liveViewer !== undefined && shown !== wrapper.liveViewer;
   }
 
-  // The stream closed; the timed poll takes over until a new one sends "ready".
+  // The stream closed; the timed poll takes over until a new one sends "ready". htmx
+  // processes the wrapper without its sse-connect: it re-processes an element only when
+  // its attributes changed, so the same address could otherwise never connect again.
   function disconnect(wrapper) {
     if (wrapper.liveSource) wrapper.liveSource.close();
     wrapper.liveWorking = false;
     wrapper.liveViewer = undefined;
     wrapper.classList.remove("is-live");
+    wrapper.removeAttribute("sse-connect");
+    if (window.htmx) window.htmx.process(wrapper);
   }
 
   function reconnect(wrapper) {
-    disconnect(wrapper);
     var url = (wrapper.getAttribute("sse-connect") || "").split("?")[0];
+    disconnect(wrapper);
     if (!url || !window.htmx) return;
     wrapper.setAttribute("sse-connect", url + "?v=" + shownVersion(bodyIn(wrapper)));
     window.htmx.process(wrapper);
@@ -298,10 +302,7 @@
       connectDemo(document);
       return;
     }
-    document.querySelectorAll("[data-demo][data-live-url][sse-connect]").forEach(function (wrapper) {
-      disconnect(wrapper);
-      wrapper.removeAttribute("sse-connect");
-    });
+    document.querySelectorAll("[data-demo][data-live-url][sse-connect]").forEach(disconnect);
   });
 
   function hiddenDemoPoll(detail) {

@@ -159,3 +159,23 @@ def test_a_demo_in_a_hidden_tab_pauses_its_bots(windows, push_server, backends):
     )
     assert _newest_cat_demo(backends)[0] > paused
     assert_accessible(reader)
+
+
+def test_a_demo_hidden_and_shown_at_once_connects_again(windows, push_server):
+    """Back in view before any bot moved: the stream's address is the same as before,
+    and the page still connects again (htmx re-processes only changed attributes)."""
+    reader = windows(PHONE)
+    reader.goto("/spiele/the-cat/demo/")
+    reader.get_by_text("flink", exact=True).click()
+    reader.get_by_role("button", name="Spiel starten").click()
+    coach_off(reader)
+    reader.wait_for_function(f"() => !!({DEMO_WRAPPER} && {DEMO_WRAPPER}.liveWorking)")
+    reader.evaluate(SET_VISIBILITY, True)
+    reader.wait_for_function(f"() => !{DEMO_WRAPPER}.hasAttribute('sse-connect')")
+    reader.evaluate(SET_VISIBILITY, False)
+    reader.wait_for_function(f"() => !!{DEMO_WRAPPER}.liveWorking")
+    shown = _demo_version(reader)
+    reader.wait_for_function(
+        f"() => +document.querySelector('[data-demo-body]').dataset.version > {shown}"
+    )  # the bots' moves arrive pushed again
+    screenshot(reader, "live-demo-back-in-view-phone")
