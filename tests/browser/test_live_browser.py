@@ -125,19 +125,28 @@ def _demo_version(page) -> int:
     return int(page.locator("[data-demo-body]").get_attribute("data-version"))
 
 
+def _start_flink_demo(page) -> None:
+    """The The Cat demo against „flink“ bots on their own clock, its stream working."""
+    page.goto("/spiele/the-cat/demo/")
+    page.get_by_text("flink", exact=True).click()
+    page.get_by_role("button", name="Spiel starten").click()
+    coach_off(page)
+    page.wait_for_function(f"() => !!({DEMO_WRAPPER} && {DEMO_WRAPPER}.liveWorking)")
+
+
+def _wait_for_newer_table(page, version: int) -> None:
+    page.wait_for_function(
+        f"() => +document.querySelector('[data-demo-body]').dataset.version > {version}"
+    )
+
+
 def test_a_demo_in_a_hidden_tab_pauses_its_bots(windows, push_server, backends):  # noqa: F811
     """A forgotten background tab costs the server nothing: its stream closes, no poll is
     sent, a due bot move waits; back in view the bots go on, pushed as before."""
     reader = windows(DESKTOP)
-    reader.goto("/spiele/the-cat/demo/")
-    reader.get_by_text("flink", exact=True).click()
-    reader.get_by_role("button", name="Spiel starten").click()
-    coach_off(reader)
-    reader.wait_for_function(f"() => !!({DEMO_WRAPPER} && {DEMO_WRAPPER}.liveWorking)")
-    shown = _demo_version(reader)
-    reader.wait_for_function(
-        f"() => +document.querySelector('[data-demo-body]').dataset.version > {shown}"
-    )  # a bot's move, pushed (the timed poll is ten minutes away)
+    _start_flink_demo(reader)
+    # A bot's move, pushed (the timed poll is ten minutes away).
+    _wait_for_newer_table(reader, _demo_version(reader))
 
     sent = []
     reader.on("request", lambda request: sent.append(request.url))
@@ -154,9 +163,7 @@ def test_a_demo_in_a_hidden_tab_pauses_its_bots(windows, push_server, backends):
 
     reader.evaluate(SET_VISIBILITY, False)
     reader.wait_for_function(f"() => !!{DEMO_WRAPPER}.liveWorking")
-    reader.wait_for_function(
-        f"() => +document.querySelector('[data-demo-body]').dataset.version > {paused}"
-    )
+    _wait_for_newer_table(reader, paused)
     assert _newest_cat_demo(backends)[0] > paused
     assert_accessible(reader)
 
@@ -165,17 +172,11 @@ def test_a_demo_hidden_and_shown_at_once_connects_again(windows, push_server):
     """Back in view before any bot moved: the stream's address is the same as before,
     and the page still connects again (htmx re-processes only changed attributes)."""
     reader = windows(PHONE)
-    reader.goto("/spiele/the-cat/demo/")
-    reader.get_by_text("flink", exact=True).click()
-    reader.get_by_role("button", name="Spiel starten").click()
-    coach_off(reader)
-    reader.wait_for_function(f"() => !!({DEMO_WRAPPER} && {DEMO_WRAPPER}.liveWorking)")
+    _start_flink_demo(reader)
     reader.evaluate(SET_VISIBILITY, True)
     reader.wait_for_function(f"() => !{DEMO_WRAPPER}.hasAttribute('sse-connect')")
     reader.evaluate(SET_VISIBILITY, False)
     reader.wait_for_function(f"() => !!{DEMO_WRAPPER}.liveWorking")
     shown = _demo_version(reader)
-    reader.wait_for_function(
-        f"() => +document.querySelector('[data-demo-body]').dataset.version > {shown}"
-    )  # the bots' moves arrive pushed again
+    _wait_for_newer_table(reader, shown)  # the bots' moves arrive pushed again
     screenshot(reader, "live-demo-back-in-view-phone")
