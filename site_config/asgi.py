@@ -1,6 +1,6 @@
 """The production application: `gunicorn -c site_config/gunicorn.conf.py site_config.asgi:application`.
 
-Served by uvicorn workers inside gunicorn (``uvicorn_worker.UvicornWorker``).
+Served by uvicorn workers inside gunicorn (``site_config.workers.CalmUvicornWorker``).
 Only the live streams of rooms and demos (``games.play.streams``) go through
 Django's ASGI handler: they wait on Redis without holding a thread. A cached page
 this process holds is answered right here on the event loop (``site_config.front``:

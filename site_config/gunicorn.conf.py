@@ -1,6 +1,7 @@
 """Production server: `gunicorn -c site_config/gunicorn.conf.py site_config.asgi:application`.
 
-The workers are uvicorn's (``uvicorn_worker.UvicornWorker``, ASGI): pages and
+The workers are uvicorn's (``site_config.workers.CalmUvicornWorker``: uvicorn_worker's
+with a once-a-second heartbeat instead of ten, ASGI): pages and
 htmx requests as before, plus the live streams of rooms and demos, which wait
 on Redis without tying up a worker. Game and room state live in the database
 and pushes go through Redis, so any number of workers and app servers can
@@ -17,7 +18,7 @@ workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2
 # Uvicorn's workers for the ASGI application; a command naming the WSGI one gets sync workers.
 _wsgi = any(arg.startswith("site_config.wsgi") for arg in sys.argv[1:])
 worker_class = os.environ.get(
-    "GUNICORN_WORKER_CLASS", "sync" if _wsgi else "uvicorn_worker.UvicornWorker"
+    "GUNICORN_WORKER_CLASS", "sync" if _wsgi else "site_config.workers.CalmUvicornWorker"
 )
 timeout = 30
 # A worker told to stop ends its streams at once (games.play.streams); browsers reconnect to

@@ -25,7 +25,7 @@ def test_the_readme_gives_each_benchmarked_command(app):
 
 @pytest.mark.parametrize(
     ("app", "worker_class"),
-    [("site_config.asgi:application", "uvicorn_worker.UvicornWorker"),
+    [("site_config.asgi:application", "site_config.workers.CalmUvicornWorker"),
      ("site_config.wsgi:application", "sync")],
 )  # fmt: skip
 def test_no_worker_is_recycled(monkeypatch, app, worker_class):

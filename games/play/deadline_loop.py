@@ -50,6 +50,14 @@ logger = logging.getLogger(__name__)
 
 IDLE_SLEEP = 10.0  # the longest sleep while watching: a missed notice delays a push by at most this
 MIN_SLEEP = 0.02  # between rounds while rows stay due (e.g. held by a request)
+# The database connection stays with the loop while the next round is this close (bots
+# moving every second): handing it back and checking it out again cost a round trip each
+# round. A longer sleep, or a round that failed, gives it back to the pool.
+KEEP_CONNECTION_SECONDS = 3.0
+# Timers may fire a millisecond early; a round that woke before its deadline found nothing
+# due and had to come back 20 ms later.
+LATE_MARGIN = 0.002
+NOTICE_PRECISION = 0.001  # a notice names its deadline in milliseconds (live.notice)
 
 
 def run_once(watched: list[str]) -> float | None:
@@ -57,8 +65,10 @@ def run_once(watched: list[str]) -> float | None:
     next due moment among them (epoch seconds; None: nothing pending)."""
     if not watched:
         return None
+    upcoming = None
     try:
-        return _apply_due(watched)
+        upcoming = _apply_due(watched)
+        return upcoming
     except OperationalError as error:
         # SQLite's shared-cache databases (tests) refuse a read while another connection
         # writes instead of waiting: try again in a moment.
@@ -66,8 +76,8 @@ def run_once(watched: list[str]) -> float | None:
             raise
         return time.time() + MIN_SLEEP
     finally:
-        # Back to the pool between rounds (the loop sleeps most of the time).
-        if not connection.in_atomic_block:
+        soon = upcoming is not None and upcoming - time.time() <= KEEP_CONNECTION_SECONDS
+        if not soon and not connection.in_atomic_block:
             connection.close()
 
 
@@ -193,7 +203,7 @@ class DeadlineLoop:
         of starting another round at once."""
         if self._running:
             self._heard = min(self._heard, moment)
-        elif moment < self._planned:
+        elif moment + LATE_MARGIN < self._planned - NOTICE_PRECISION:
             self._wake.set()
 
     async def run(self) -> None:
@@ -228,7 +238,7 @@ class DeadlineLoop:
             if not watched:
                 wait = None  # nothing to look after: sleep until a stream opens
             else:
-                wait = IDLE_SLEEP if upcoming is None else upcoming - now
+                wait = IDLE_SLEEP if upcoming is None else upcoming - now + LATE_MARGIN
                 wait = max(MIN_SLEEP, min(IDLE_SLEEP, wait))
             self._planned = float("inf") if wait is None else now + wait
             with contextlib.suppress(TimeoutError):

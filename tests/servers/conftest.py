@@ -161,7 +161,7 @@ class AppServer:
 
     def command(self) -> list[str]:
         worker_class, app = (
-            ("uvicorn_worker.UvicornWorker", "site_config.asgi:application")
+            ("site_config.workers.CalmUvicornWorker", "site_config.asgi:application")
             if ASGI
             else ("sync", "site_config.wsgi:application")
         )

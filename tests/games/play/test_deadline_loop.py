@@ -211,3 +211,115 @@ def test_a_deadline_announced_during_a_round_joins_its_plan_instead_of_another_r
     rounds_after_own_notice, rounds = asyncio.run(scenario())
     assert rounds_after_own_notice == 1
     assert rounds == 2
+
+
+class _QuietHub:
+    """A hub with one watched demo; ``announce`` plays a notice heard from Redis."""
+
+    stopping = False
+
+    def on_due(self, callback):
+        self.announce = callback
+
+    def on_watch(self, callback):
+        pass
+
+    def on_close(self, callback):
+        pass
+
+    def watched(self):
+        return ["demo:the_cat:reader"]
+
+
+def _run_rounds(one_round, until):
+    """Run the loop's rounds with ``one_round`` as a round's work until ``until(loop)``, on
+    uvloop as in the production server (its timers count whole milliseconds)."""
+    import uvloop
+
+    async def scenario():
+        hub = _QuietHub()
+        loop = deadline_loop.DeadlineLoop(hub)
+        loop._run_once = lambda watched: one_round(hub, loop)
+        task = asyncio.get_running_loop().create_task(loop._rounds())
+        for _ in range(200):
+            if until(loop):
+                break
+            await asyncio.sleep(0.01)
+        hub.stopping = True
+        task.cancel()
+        return loop
+
+    return uvloop.run(scenario())
+
+
+def test_the_notice_of_the_rounds_own_change_heard_after_it_wakes_no_round():
+    """The notice names the deadline in milliseconds, so it may read a little earlier
+    than the deadline the round planned for: that is the same deadline, not a new one."""
+    import math
+    import time
+
+    planned = []
+
+    async def one_round(hub, loop):
+        if not planned:  # 0.4 ms past a millisecond: the notice reads 0.4 ms earlier
+            planned.append(math.floor(time.time() * 1000) / 1000 + 5.0004)
+            asyncio.get_running_loop().call_later(0.05, hub.announce, round(planned[0], 3))
+        return planned[0]
+
+    started = time.monotonic()
+    loop = _run_rounds(one_round, until=lambda loop: time.monotonic() - started > 0.4)
+    assert loop.rounds == 1
+
+
+def test_a_round_begins_after_its_deadline_not_a_moment_before():
+    """A timer may fire a millisecond early; the round then found nothing due yet."""
+    import time
+
+    deadlines, started = [], []
+
+    async def one_round(hub, loop):
+        started.append(time.time())
+        deadlines.append(time.time() + 0.03)
+        return deadlines[-1]
+
+    _run_rounds(one_round, until=lambda loop: loop.rounds >= 6)
+    later_rounds = started[1:6]
+    assert len(later_rounds) == 5
+    assert all(start >= deadline for start, deadline in zip(later_rounds, deadlines, strict=False))
+
+
+def _closes(monkeypatch) -> list[bool]:
+    """Counts the loop's hand-backs of its connection (SQLite's in-memory test database
+    never really closes, so the call is what is seen)."""
+    from django.db import connection
+
+    closes = []
+    monkeypatch.setattr(connection, "close", lambda: closes.append(True))
+    return closes
+
+
+@pytest.mark.parametrize(
+    ("next_in_seconds", "kept"), [(1.0, True), (deadline_loop.KEEP_CONNECTION_SECONDS + 5, False)]
+)
+def test_the_loop_keeps_its_connection_only_while_the_next_round_is_near(
+    monkeypatch, next_in_seconds, kept
+):
+    """Bots moving every second: no hand-back and check-out (a round trip) per round."""
+    import time
+
+    closes = _closes(monkeypatch)
+    monkeypatch.setattr(deadline_loop, "_apply_due", lambda watched: time.time() + next_in_seconds)
+    deadline_loop.run_once(["demo:the_cat:reader"])
+    assert closes == ([] if kept else [True])
+
+
+def test_a_failed_round_gives_its_connection_back(monkeypatch):
+    closes = _closes(monkeypatch)
+
+    def failing(watched):
+        raise RuntimeError("round failed")
+
+    monkeypatch.setattr(deadline_loop, "_apply_due", failing)
+    with pytest.raises(RuntimeError):
+        deadline_loop.run_once(["demo:the_cat:reader"])
+    assert closes == [True]
