@@ -15,9 +15,10 @@
    (the table itself: nothing is fetched; a bare notice would cost a fetch, which is
    then timed too). Server CPU per move comes from /proc. The ramp stops at the first
    rate whose p95 is 100 ms or more, or where fewer than 90 % of the moves were applied.
-4. Demo: one reader at a The Cat demo against three „flink" bots with the stream open
-   (the bots' moves arrive pushed), then the reader leaves: server CPU while watched
-   and once nobody watches.
+4. Demo: one reader at a The Cat demo against three bots with the stream open (the
+   bots' moves arrive pushed), at the default tempo („gemütlich“, about a move a second
+   in all) and at „flink“ (about three), then the reader leaves: server CPU while
+   watched and once nobody watches, against the idle server.
 5. Unchanged poll: wrk against a room's poll that finds nothing new (204) and against a
    static file: server CPU per request of each (``--poll-seconds`` each).
 """
@@ -329,18 +330,23 @@ def poll_cost(port: int, pids: list[int], static_path: str, seconds: float) -> N
     )
 
 
-async def demo_cost(port: int, pids: list[int], seconds: float) -> tuple[float, float]:
-    """Server CPU (share of one core) while one reader watches a The Cat demo with three
-    fast bots, and after the reader left."""
-    from urllib.parse import urlencode
-
-    http = Http(port)
-    # What the server costs with nobody at any table (timers of the workers, the hub):
-    # the floor under both figures below, once the streams of a ramp before have closed.
+async def idle_cost(pids: list[int], seconds: float) -> float:
+    """Server CPU (share of one core) with nobody at any table (the workers' timers, the
+    hub), once the streams of a ramp before have closed: the floor under the demo's."""
     await asyncio.sleep(5)
     before, clock = cpu_seconds(pids), time.monotonic()
     await asyncio.sleep(seconds)
-    idle = (cpu_seconds(pids) - before) / (time.monotonic() - clock) * 100
+    return (cpu_seconds(pids) - before) / (time.monotonic() - clock) * 100
+
+
+async def demo_cost(
+    port: int, pids: list[int], seconds: float, speed: str, idle: float
+) -> tuple[float, float]:
+    """Server CPU (share of one core) while one reader watches a The Cat demo with three
+    bots at ``speed``, and after the reader left."""
+    from urllib.parse import urlencode
+
+    http = Http(port)
     visitor = f"demo-reader-{secrets.token_hex(4)}"
     cookie = visitor_cookie(visitor, CSRF)
     headers = {
@@ -349,7 +355,7 @@ async def demo_cost(port: int, pids: list[int], seconds: float) -> tuple[float, 
         "Cookie": cookie,
         "Content-Type": "application/x-www-form-urlencoded",
     }
-    body = urlencode({"version": 0, "bots": 3, "speed": "flink"}).encode()
+    body = urlencode({"version": 0, "bots": 3, "speed": speed}).encode()
     # Not the guided first game: there the bots wait for the reader's moves.
     off = urlencode({"an": "0"}).encode()
     status, _ = await http.request("POST", "/spiele/the-cat/demo/erklaerungen/", off, headers)
@@ -377,8 +383,8 @@ async def demo_cost(port: int, pids: list[int], seconds: float) -> tuple[float, 
     await asyncio.sleep(seconds)
     left = (cpu_seconds(pids) - before) / (time.monotonic() - clock) * 100
     print(
-        f"Demo (The Cat, 3 „flink“ bots): {watched:.2f} % of one core while the reader watches "
-        f"({moves} bot moves pushed in {span:.0f} s, "
+        f"Demo (The Cat, 3 „{speed}“ bots): {watched:.2f} % of one core while the reader "
+        f"watches ({moves} bot moves pushed in {span:.0f} s, "
         f"{(watched - idle) * 10 * span / max(1, moves):.1f} ms CPU per bot move above idle), "
         f"{left:.2f} % after the reader left, {idle:.2f} % before any reader came"
     )
@@ -466,7 +472,12 @@ def main() -> int:
         summary = {}
         for key in games:
             summary[key] = asyncio.run(ramp(key, port, rooms[key], pids, args))
-        asyncio.run(demo_cost(port, pids, args.demo_seconds))
+        idle = asyncio.run(idle_cost(pids, args.demo_seconds))
+        from games.play import definition as registry
+
+        # The Cat's default tempo of the bots, and its fastest.
+        for speed in (registry.get("the_cat").default_options()["speed"], "flink"):
+            asyncio.run(demo_cost(port, pids, args.demo_seconds, speed, idle))
         static = next((Path(tmp) / "static" / "css").glob("site.*.css")).name
         poll_cost(port, pids, f"/static/css/{static}", args.poll_seconds)
         for key, result in summary.items():

@@ -118,7 +118,7 @@ def test_a_round_of_the_deadline_loop_runs_in_the_room(monkeypatch, db):
             pass
 
     async def one_round():
-        return await deadline_loop.DeadlineLoop(Hub())._run_once([])
+        return await deadline_loop.DeadlineLoop(Hub())._run_round([], None)
 
-    assert asyncio.run(one_round()) is None
+    assert asyncio.run(one_round()) == (None, None)
     assert calls

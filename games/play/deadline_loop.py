@@ -13,10 +13,12 @@ open it does nothing at all: a table nobody watches costs no work.
 
 The loop knows no kind of table: each owner of tables (the demo driver, the
 rooms) registers a ``DueSource`` from its ``AppConfig.ready`` that names the next
-deadline of each watched table (one query a round) and applies one table's due
-deadlines, returning that table's next one – so a round costs one query per kind
-plus the work of what was due, and a change the loop made itself wakes no extra
-round.
+deadline of each watched table (one query) and applies one table's due
+deadlines, returning that table's next one. The loop keeps what it learnt as a
+plan and asks ``pending`` again only when something happened the plan does not
+know of (a new table, a deadline announced that it does not name, an application
+that found nothing due) and at least every ``IDLE_SLEEP`` – so a bot move costs
+the work of the move alone, and a change the loop made itself wakes no extra round.
 
 Several processes and servers each run a loop; on PostgreSQL they meet on the
 row lock (``select_for_update(skip_locked=True)``) and on SQLite on the
@@ -63,18 +65,33 @@ NOTICE_PRECISION = 0.001  # a notice names its deadline in milliseconds (live.no
 def run_once(watched: list[str]) -> float | None:
     """Apply every due deadline of the tables on the ``watched`` channels; returns the
     next due moment among them (epoch seconds; None: nothing pending)."""
+    return run_round(watched, None)[0]
+
+
+def run_round(watched: list[str], plan: Plan | None) -> tuple[float | None, Plan | None]:
+    """One round of the loop: ``run_once`` that may trust a plan.
+
+    ``plan``: the watched tables' deadlines as the rounds before left them. Given, the
+    round applies what the plan names as due without asking the database which
+    deadlines are due (a query per kind of table less on every bot move); the row lock
+    and the due check on the locked row stay, so a wrong plan costs a look, never a
+    deadline applied early or twice. None: the deadlines are read. Returns the next
+    due moment and the plan for the next round (None: read them again, something did
+    not go as planned).
+    """
     if not watched:
-        return None
+        return None, None
     upcoming = None
     try:
-        upcoming = _apply_due(watched)
-        return upcoming
+        with live.listened_here(watched):
+            upcoming, plan = _apply_due(watched, plan)
+        return upcoming, plan
     except OperationalError as error:
         # SQLite's shared-cache databases (tests) refuse a read while another connection
         # writes instead of waiting: try again in a moment.
         if not sqlite_refused(error):
             raise
-        return time.time() + MIN_SLEEP
+        return time.time() + MIN_SLEEP, None
     finally:
         soon = upcoming is not None and upcoming - time.time() <= KEEP_CONNECTION_SECONDS
         if not soon and not connection.in_atomic_block:
@@ -85,6 +102,9 @@ Keys = list[tuple[str, str]]  # (engine key, table key) of watched tables
 
 
 Pending = list[tuple[str, str, datetime]]  # (engine key, table key, its next deadline)
+
+
+Plan = dict[tuple[str, str, str], datetime]  # (kind, engine key, table key): next deadline
 
 
 @dataclass(frozen=True)
@@ -132,29 +152,39 @@ def _watched_by_kind(watched: list[str]) -> dict[str, Keys]:
     return found
 
 
-def _apply_due(watched: list[str]) -> float | None:
+def _apply_due(watched: list[str], plan: Plan | None) -> tuple[float | None, Plan | None]:
     now = clock.now()
-    moments = []
     by_kind = _watched_by_kind(watched)
-    for source in sources():
-        keys = by_kind.get(source.kind)
-        if not keys:
+    if plan is None:
+        plan = {}
+        for source in sources():
+            keys = by_kind.get(source.kind)
+            for engine_key, key, moment in source.pending(now, keys) if keys else ():
+                plan[(source.kind, engine_key, key)] = moment
+    else:  # only what is still watched
+        still = {(kind, *table) for kind, tables in by_kind.items() for table in tables}
+        plan = {table: moment for table, moment in plan.items() if table in still}
+    as_planned = True
+    for table, moment in list(plan.items()):
+        kind, engine_key, key = table
+        definition = registry.get(engine_key)
+        if definition is None or kind not in _SOURCES:  # a game no longer registered
+            del plan[table]
             continue
-        for engine_key, key, moment in source.pending(now, keys):
-            definition = registry.get(engine_key)
-            if definition is None:  # a game no longer registered: left alone
-                continue
-            if moment > now:
-                moments.append(moment)
-                continue
-            applied = source.apply(definition, key)
-            if applied is None:
-                # Another writer holds it or was first: its committed deadline is read
-                # again in a moment.
-                moments.append(now + timedelta(seconds=MIN_SLEEP))
-            elif applied.next_due is not None:
-                moments.append(applied.next_due)
-    return min(moments).timestamp() if moments else None
+        if moment > now:
+            continue
+        applied = _SOURCES[kind].apply(definition, key)
+        if applied is None:
+            # Another writer holds it or was first (or the plan was wrong): its committed
+            # deadline is read again in a moment.
+            plan[table] = now + timedelta(seconds=MIN_SLEEP)
+            as_planned = False
+        elif applied.next_due is None:
+            del plan[table]
+        else:
+            plan[table] = applied.next_due
+    upcoming = min(plan.values()).timestamp() if plan else None
+    return upcoming, plan if as_planned else None
 
 
 class DeadlineLoop:
@@ -168,14 +198,20 @@ class DeadlineLoop:
         self._planned = float("inf")
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="deadline-loop")
         # A round draws the pushed tables: in a fresh chunk of the frame stack (frame_room).
-        self._run_once = sync_to_async(
-            roomy(run_once), thread_sensitive=False, executor=self._executor
+        self._run_round = sync_to_async(
+            roomy(run_round), thread_sensitive=False, executor=self._executor
         )
         self.rounds = 0
         self._running = False
-        self._heard = float("inf")  # the earliest deadline announced during a round
+        self._heard: list[float] = []  # deadlines announced during a round
+        # The watched tables' deadlines as the last round left them (run_round), read
+        # from the database again after anything the plan does not know of – a new
+        # table, a deadline heard that it does not name – and at least every IDLE_SLEEP.
+        self._plan: Plan | None = None
+        self._plan_read = float("-inf")  # time.monotonic() of the last reading
+        self._plan_stale = False
         hub.on_due(self.due_at)
-        hub.on_watch(self._wake.set)  # a new table to look after
+        hub.on_watch(self._watch)
         hub.on_close(self.stop)
 
     @classmethod
@@ -200,11 +236,25 @@ class DeadlineLoop:
     def due_at(self, moment: float) -> None:
         """A writer announced a deadline at ``moment``: wake up in time for it. One heard
         during a round (often the round's own change) joins that round's plan instead
-        of starting another round at once."""
+        of starting another round at once. A deadline the plan does not name has the
+        next round read them all."""
         if self._running:
-            self._heard = min(self._heard, moment)
-        elif moment + LATE_MARGIN < self._planned - NOTICE_PRECISION:
+            self._heard.append(moment)
+            return
+        if not self._knows(moment):
+            self._plan_stale = True
+        if moment + LATE_MARGIN < self._planned - NOTICE_PRECISION:
             self._wake.set()
+
+    def _knows(self, moment: float) -> bool:
+        return self._plan is not None and any(
+            abs(planned.timestamp() - moment) <= NOTICE_PRECISION for planned in self._plan.values()
+        )
+
+    def _watch(self) -> None:
+        """A new table to look after."""
+        self._plan_stale = True
+        self._wake.set()
 
     async def run(self) -> None:
         try:
@@ -219,21 +269,30 @@ class DeadlineLoop:
         while not self.hub.stopping:
             self._wake.clear()
             watched = self.hub.watched()
-            self._running, self._heard = True, float("inf")
+            self._running, self._heard = True, []
+            plan = self._plan
+            if self._plan_stale or time.monotonic() - self._plan_read >= IDLE_SLEEP:
+                plan = None
+            self._plan_stale = False
+            if plan is None:
+                self._plan_read = time.monotonic()
             try:
-                upcoming = await self._run_once(watched)
+                upcoming, self._plan = await self._run_round(watched, plan)
                 failures = 0
             except asyncio.CancelledError:
                 raise
             except Exception:
                 failures += 1
                 logger.exception("deadline loop: a round failed")
-                upcoming = time.time() + min(IDLE_SLEEP, 0.5 * 2**failures)
+                upcoming, self._plan = time.time() + min(IDLE_SLEEP, 0.5 * 2**failures), None
             finally:
                 self._running = False
             self.rounds += 1
-            if self._heard < float("inf"):
-                upcoming = self._heard if upcoming is None else min(upcoming, self._heard)
+            if self._heard:
+                if not all(self._knows(moment) for moment in self._heard):
+                    self._plan_stale = True
+                earliest = min(self._heard)
+                upcoming = earliest if upcoming is None else min(upcoming, earliest)
             now = time.time()
             if not watched:
                 wait = None  # nothing to look after: sleep until a stream opens

@@ -14,10 +14,11 @@ this module only publishes and says whether a page gets a stream at all.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 
 import redis
@@ -244,13 +245,33 @@ def publish(
         logger.warning("live: could not publish on %s", channel, exc_info=True)
 
 
+_here = threading.local()
+
+
+@contextlib.contextmanager
+def listened_here(channels: Iterable[str]):
+    """Within: ``channels`` (short names) have a stream in this very process – the deadline
+    loop's watched tables and viewers – so a publish draws their viewers' tables without
+    first asking Redis whether anybody listens. A stream that closed meanwhile costs one
+    drawing for nobody."""
+    _here.channels = frozenset(channels)
+    try:
+        yield
+    finally:
+        _here.channels = frozenset()
+
+
 def _listened(client: redis.Redis, channel: str, viewers) -> list[str]:
-    """Those of ``viewers`` with an open stream in some process (one round trip)."""
-    if not viewers:
-        return []
-    names = [full_channel(viewer_channel(channel, viewer)) for viewer in viewers]
+    """Those of ``viewers`` with an open stream in some process (one round trip, none for
+    viewers whose stream is known to be in this process)."""
+    here = getattr(_here, "channels", frozenset())
+    known = [viewer for viewer in viewers if viewer_channel(channel, viewer) in here]
+    others = [viewer for viewer in viewers if viewer not in known]
+    if not others:
+        return known
+    names = [full_channel(viewer_channel(channel, viewer)) for viewer in others]
     counts = client.pubsub_numsub(*names)
-    return [viewer for viewer, (_name, count) in zip(viewers, counts, strict=True) if count]
+    return known + [viewer for viewer, (_name, count) in zip(others, counts, strict=True) if count]
 
 
 def publish_on_commit(

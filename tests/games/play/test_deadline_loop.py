@@ -4,6 +4,7 @@ time, once, and pushed – a room's bot move and a demo's."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 import pytest
 import redis
@@ -106,7 +107,7 @@ def test_with_nothing_watched_a_round_does_no_work(django_assert_num_queries):
 def test_a_round_applies_every_sources_due_tables_and_sleeps_until_the_earliest_next(
     monkeypatch, frozen
 ):
-    from datetime import UTC, datetime, timedelta
+    from datetime import timedelta
 
     now = frozen["now"] = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
     applied = []
@@ -188,13 +189,13 @@ def test_a_deadline_announced_during_a_round_joins_its_plan_instead_of_another_r
         first_round_done = asyncio.Event()
         later = time.time() + 60
 
-        async def one_round(watched):
+        async def one_round(watched, plan):
             await asyncio.sleep(0)  # the round's work runs in a thread
             hub.announce(later)  # the notice of the round's own change
             first_round_done.set()
-            return later
+            return _planned(later)
 
-        loop._run_once = one_round
+        loop._run_round = one_round
         task = asyncio.get_running_loop().create_task(loop._rounds())
         await asyncio.wait_for(first_round_done.wait(), 10)
         await asyncio.sleep(0.3)
@@ -231,15 +232,21 @@ class _QuietHub:
         return ["demo:the_cat:reader"]
 
 
+def _planned(moment: float):
+    """What a round returns when the watched demo's next deadline is ``moment``."""
+    return moment, {("demo", "the_cat", "reader"): datetime.fromtimestamp(moment, UTC)}
+
+
 def _run_rounds(one_round, until):
-    """Run the loop's rounds with ``one_round`` as a round's work until ``until(loop)``, on
-    uvloop as in the production server (its timers count whole milliseconds)."""
+    """Run the loop's rounds with ``one_round(hub, loop, plan given)`` as a round's work
+    until ``until(loop)``, on uvloop as in the production server (its timers count whole
+    milliseconds)."""
     import uvloop
 
     async def scenario():
         hub = _QuietHub()
         loop = deadline_loop.DeadlineLoop(hub)
-        loop._run_once = lambda watched: one_round(hub, loop)
+        loop._run_round = lambda watched, plan: one_round(hub, loop, plan)
         task = asyncio.get_running_loop().create_task(loop._rounds())
         for _ in range(200):
             if until(loop):
@@ -260,11 +267,11 @@ def test_the_notice_of_the_rounds_own_change_heard_after_it_wakes_no_round():
 
     planned = []
 
-    async def one_round(hub, loop):
+    async def one_round(hub, loop, plan):
         if not planned:  # 0.4 ms past a millisecond: the notice reads 0.4 ms earlier
             planned.append(math.floor(time.time() * 1000) / 1000 + 5.0004)
             asyncio.get_running_loop().call_later(0.05, hub.announce, round(planned[0], 3))
-        return planned[0]
+        return _planned(planned[0])
 
     started = time.monotonic()
     loop = _run_rounds(one_round, until=lambda loop: time.monotonic() - started > 0.4)
@@ -277,10 +284,10 @@ def test_a_round_begins_after_its_deadline_not_a_moment_before():
 
     deadlines, started = [], []
 
-    async def one_round(hub, loop):
+    async def one_round(hub, loop, plan):
         started.append(time.time())
         deadlines.append(time.time() + 0.03)
-        return deadlines[-1]
+        return _planned(deadlines[-1])
 
     _run_rounds(one_round, until=lambda loop: loop.rounds >= 6)
     later_rounds = started[1:6]
@@ -308,7 +315,9 @@ def test_the_loop_keeps_its_connection_only_while_the_next_round_is_near(
     import time
 
     closes = _closes(monkeypatch)
-    monkeypatch.setattr(deadline_loop, "_apply_due", lambda watched: time.time() + next_in_seconds)
+    monkeypatch.setattr(
+        deadline_loop, "_apply_due", lambda watched, plan: (time.time() + next_in_seconds, None)
+    )
     deadline_loop.run_once(["demo:the_cat:reader"])
     assert closes == ([] if kept else [True])
 
@@ -316,10 +325,131 @@ def test_the_loop_keeps_its_connection_only_while_the_next_round_is_near(
 def test_a_failed_round_gives_its_connection_back(monkeypatch):
     closes = _closes(monkeypatch)
 
-    def failing(watched):
+    def failing(watched, plan):
         raise RuntimeError("round failed")
 
     monkeypatch.setattr(deadline_loop, "_apply_due", failing)
     with pytest.raises(RuntimeError):
         deadline_loop.run_once(["demo:the_cat:reader"])
     assert closes == [True]
+
+
+def _counting_source(monkeypatch, frozen, deadlines: dict[str, float], after_apply=None):
+    """One kind "demo" whose watched tables have ``deadlines`` (seconds from now); counts
+    the loop's questions to the database (``pending``) and applications."""
+    from datetime import timedelta
+
+    now = frozen["now"] = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+    asked, applied = [], []
+
+    def pending(moment, keys):
+        asked.append(sorted(keys))
+        return [
+            ("alpaka", key, now + timedelta(seconds=seconds))
+            for key, seconds in deadlines.items()
+            if ("alpaka", key) in keys
+        ]
+
+    def apply(definition, key):
+        applied.append(key)
+        if after_apply is None:
+            return None  # another writer was first
+        return deadline_loop.Applied(now + timedelta(seconds=after_apply))
+
+    source = deadline_loop.DueSource("demo", pending=pending, apply=apply)
+    monkeypatch.setattr(deadline_loop, "_SOURCES", {"demo": source})
+    return now, asked, applied
+
+
+def test_a_round_with_a_plan_applies_what_is_due_without_asking_the_database(monkeypatch, frozen):
+    from datetime import timedelta
+
+    now, asked, applied = _counting_source(monkeypatch, frozen, {"1": 0, "2": 5}, after_apply=1)
+    watched = ["demo:alpaka:1", "demo:alpaka:2"]
+    upcoming, plan = deadline_loop.run_round(watched, None)  # nothing known yet: read
+    assert asked == [[("alpaka", "1"), ("alpaka", "2")]] and applied == ["1"]
+    assert plan == {
+        ("demo", "alpaka", "1"): now + timedelta(seconds=1),
+        ("demo", "alpaka", "2"): now + timedelta(seconds=5),
+    }
+    assert upcoming == (now + timedelta(seconds=1)).timestamp()
+    frozen["now"] = now + timedelta(seconds=1)
+    upcoming, plan = deadline_loop.run_round(watched, plan)
+    assert len(asked) == 1  # not asked again
+    assert applied == ["1", "1"]
+    assert plan[("demo", "alpaka", "1")] == now + timedelta(seconds=1)  # as Applied said
+    # A table nobody watches any more leaves the plan.
+    _upcoming, plan = deadline_loop.run_round(["demo:alpaka:2"], plan)
+    assert list(plan) == [("demo", "alpaka", "2")] and len(asked) == 1
+
+
+def test_a_planned_deadline_that_was_not_due_after_all_has_the_next_round_read_them(
+    monkeypatch, frozen
+):
+    _now, asked, applied = _counting_source(monkeypatch, frozen, {"1": 0})
+    upcoming, plan = deadline_loop.run_round(["demo:alpaka:1"], None)
+    assert applied == ["1"] and plan is None  # apply found nothing due: read again
+    assert upcoming is not None  # soon (MIN_SLEEP)
+
+
+class _PlanningHub(_QuietHub):
+    def on_watch(self, callback):
+        self.watch = callback
+
+
+def test_the_loop_reads_the_deadlines_again_only_after_news_the_plan_does_not_know(monkeypatch):
+    """The round's own notice names a deadline of the plan: no reading. A deadline the plan
+    does not name, a new table, or IDLE_SLEEP since the last reading: the next round reads."""
+    import time
+
+    plans_given = []
+
+    async def scenario():
+        hub = _PlanningHub()
+        loop = deadline_loop.DeadlineLoop(hub)
+
+        async def one_round(watched, plan):
+            plans_given.append(plan)
+            return _planned(time.time() + 0.05)
+
+        loop._run_round = one_round
+        task = asyncio.get_running_loop().create_task(loop._rounds())
+
+        async def rounds_after(count):
+            for _ in range(300):
+                if loop.rounds >= count:
+                    return
+                await asyncio.sleep(0.005)
+            raise AssertionError("no round")
+
+        await rounds_after(3)
+        known = next(iter(loop._plan.values())).timestamp()
+        hub.announce(round(known, 3))  # the plan's own deadline, as a notice names it
+        await rounds_after(loop.rounds + 2)
+        hub.announce(time.time() + 0.5)  # news: a deadline the plan does not name
+        await rounds_after(loop.rounds + 2)
+        hub.watch()  # a new table
+        await rounds_after(loop.rounds + 2)
+        hub.stopping = True
+        task.cancel()
+
+    asyncio.run(scenario())
+    read = [plan is None for plan in plans_given]
+    assert read[0] and not any(read[1:3])
+    assert read.count(True) == 3  # first, after the unknown deadline, after the new table
+
+
+def test_the_loop_reads_the_deadlines_at_least_every_idle_sleep(monkeypatch):
+    import time
+
+    monkeypatch.setattr(deadline_loop, "IDLE_SLEEP", 0.1)
+    plans_given = []
+
+    async def one_round(hub, loop, plan):
+        plans_given.append(plan)
+        return _planned(time.time() + 0.02)
+
+    started = time.monotonic()
+    _run_rounds(one_round, until=lambda loop: time.monotonic() - started > 0.5)
+    assert len(plans_given) >= 6
+    assert 2 <= sum(plan is None for plan in plans_given) < len(plans_given) / 2
