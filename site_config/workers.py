@@ -5,9 +5,9 @@ lives and look whether it should stop. On this kind of machine (a small VM) a
 wake-up of the event loop costs about 0.2 ms of CPU, so five idle workers burnt
 1 % of a core doing nothing (``make bench``: "before any reader came"). Here the
 same checks run once per ``TICK_SECONDS``: the Date header keeps its one-second
-resolution, gunicorn's 30 s timeout sees a heartbeat every second, and a worker
-told to stop begins its shutdown within a second (its live streams end at once
-anyway: ``games.play.streams`` listens to SIGTERM itself).
+resolution and gunicorn's 30 s timeout sees a heartbeat every second. A worker
+told to stop is woken at once (its live streams end at once anyway:
+``games.play.streams`` listens to SIGTERM itself).
 """
 
 from __future__ import annotations
@@ -23,11 +23,31 @@ TICK_SECONDS = 1.0
 
 
 class CalmServer(Server):
+    _nap: asyncio.Future | None = None
+
     async def main_loop(self) -> None:
         # uvicorn's own loop counts tenths of a second and does the once-a-second
         # work at every tenth tick; each tick here is such a tick.
+        loop = asyncio.get_running_loop()
         while not await self.on_tick(0):
-            await asyncio.sleep(TICK_SECONDS)
+            self._nap = nap = loop.create_future()
+            timer = loop.call_later(TICK_SECONDS, _wake, nap)
+            try:
+                await nap
+            finally:
+                timer.cancel()
+
+    def handle_exit(self, sig, frame) -> None:
+        super().handle_exit(sig, frame)
+        # Runs as a signal handler: call_soon_threadsafe is the loop's call for that.
+        nap = self._nap
+        if nap is not None:
+            nap.get_loop().call_soon_threadsafe(_wake, nap)
+
+
+def _wake(nap: asyncio.Future) -> None:
+    if not nap.done():
+        nap.set_result(None)
 
 
 class CalmUvicornWorker(UvicornWorker):

@@ -163,28 +163,31 @@ def test_a_round_applies_every_sources_due_tables_and_sleeps_until_the_earliest_
     assert applied == []
 
 
+class _QuietHub:
+    """A hub with one watched demo; ``announce`` plays a notice heard from Redis."""
+
+    stopping = False
+
+    def on_due(self, callback):
+        self.announce = callback
+
+    def on_watch(self, callback):
+        pass
+
+    def on_close(self, callback):
+        pass
+
+    def watched(self):
+        return ["demo:the_cat:reader"]
+
+
 def test_a_deadline_announced_during_a_round_joins_its_plan_instead_of_another_round():
     """A round's own change comes back as a notice while the round still runs: it must not
     start a second round at once (that round would only read the same deadlines again)."""
     import time
 
-    class Hub:
-        stopping = False
-
-        def on_due(self, callback):
-            self.announce = callback
-
-        def on_watch(self, callback):
-            pass
-
-        def on_close(self, callback):
-            pass
-
-        def watched(self):
-            return ["demo:the_cat:reader"]
-
     async def scenario():
-        hub = Hub()
+        hub = _QuietHub()
         loop = deadline_loop.DeadlineLoop(hub)
         first_round_done = asyncio.Event()
         later = time.time() + 60
@@ -212,24 +215,6 @@ def test_a_deadline_announced_during_a_round_joins_its_plan_instead_of_another_r
     rounds_after_own_notice, rounds = asyncio.run(scenario())
     assert rounds_after_own_notice == 1
     assert rounds == 2
-
-
-class _QuietHub:
-    """A hub with one watched demo; ``announce`` plays a notice heard from Redis."""
-
-    stopping = False
-
-    def on_due(self, callback):
-        self.announce = callback
-
-    def on_watch(self, callback):
-        pass
-
-    def on_close(self, callback):
-        pass
-
-    def watched(self):
-        return ["demo:the_cat:reader"]
 
 
 def _planned(moment: float):
