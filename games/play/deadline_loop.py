@@ -62,22 +62,17 @@ LATE_MARGIN = 0.002
 NOTICE_PRECISION = 0.001  # a notice names its deadline in milliseconds (live.notice)
 
 
-def run_once(watched: list[str]) -> float | None:
-    """Apply every due deadline of the tables on the ``watched`` channels; returns the
-    next due moment among them (epoch seconds; None: nothing pending)."""
-    return run_round(watched, None)[0]
-
-
 def run_round(watched: list[str], plan: Plan | None) -> tuple[float | None, Plan | None]:
-    """One round of the loop: ``run_once`` that may trust a plan.
+    """One round of the loop: apply every due deadline of the tables on the ``watched``
+    channels.
 
     ``plan``: the watched tables' deadlines as the rounds before left them. Given, the
     round applies what the plan names as due without asking the database which
     deadlines are due (a query per kind of table less on every bot move); the row lock
     and the due check on the locked row stay, so a wrong plan costs a look, never a
     deadline applied early or twice. None: the deadlines are read. Returns the next
-    due moment and the plan for the next round (None: read them again, something did
-    not go as planned).
+    due moment among them (epoch seconds; None: nothing pending) and the plan for the
+    next round (None: read them again, something did not go as planned).
     """
     if not watched:
         return None, None

@@ -265,8 +265,9 @@ def _listened(client: redis.Redis, channel: str, viewers) -> list[str]:
     """Those of ``viewers`` with an open stream in some process (one round trip, none for
     viewers whose stream is known to be in this process)."""
     here = getattr(_here, "channels", frozenset())
-    known = [viewer for viewer in viewers if viewer_channel(channel, viewer) in here]
-    others = [viewer for viewer in viewers if viewer not in known]
+    known, others = [], []
+    for viewer in viewers:
+        (known if viewer_channel(channel, viewer) in here else others).append(viewer)
     if not others:
         return known
     names = [full_channel(viewer_channel(channel, viewer)) for viewer in others]

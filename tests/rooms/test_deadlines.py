@@ -41,7 +41,7 @@ def test_two_deadline_loops_never_apply_one_deadline_twice(alpaka_row, seeded, f
         if round_number % 2:
             # Whole loop rounds, as two servers' loops run them.
             watched = [locked.room_channel(support.ENGINE.key, room.code)]
-            support.race(lambda watched=watched: deadline_loop.run_once(watched))
+            support.race(lambda watched=watched: deadline_loop.run_round(watched, None)[0])
         else:
             applied: list = []
             support.race(
@@ -92,7 +92,7 @@ def test_the_loop_leaves_rooms_nobody_watches_to_their_next_reader(alpaka_row, s
     watched, alone = support.running_room(), support.running_room()
     versions = (watched.version, alone.version)
     frozen["now"] = max(watched.deadline, alone.deadline) + timedelta(seconds=1)
-    assert deadline_loop.run_once([locked.room_channel(support.ENGINE.key, watched.code)])
+    assert deadline_loop.run_round([locked.room_channel(support.ENGINE.key, watched.code)], None)[0]
     watched.refresh_from_db()
     alone.refresh_from_db()
     assert (watched.version, alone.version) == (versions[0] + 1, versions[1])

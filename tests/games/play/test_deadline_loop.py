@@ -82,7 +82,7 @@ def test_the_loop_makes_a_demos_due_bot_move_and_pushes_it_to_the_reader(
 
     frozen["now"] = row.bot_due
     before = row.version
-    support.race(lambda: deadline_loop.run_once([channel]))  # two loops, one move
+    support.race(lambda: deadline_loop.run_round([channel], None)[0])  # two loops, one move
     row.refresh_from_db()
     assert row.version == before + 1
     # First the reader's table, drawn after the move, then the version notice.
@@ -101,7 +101,7 @@ def test_the_loop_knows_rooms_and_demos_only_by_their_registration():
 
 def test_with_nothing_watched_a_round_does_no_work(django_assert_num_queries):
     with django_assert_num_queries(0):
-        assert deadline_loop.run_once([]) is None
+        assert deadline_loop.run_round([], None)[0] is None
 
 
 def test_a_round_applies_every_sources_due_tables_and_sleeps_until_the_earliest_next(
@@ -148,18 +148,20 @@ def test_a_round_applies_every_sources_due_tables_and_sleeps_until_the_earliest_
         "b:alpaka:3",
         "c:alpaka:9",
     ]
-    assert deadline_loop.run_once(watched) == (now + timedelta(seconds=2)).timestamp()
+    assert deadline_loop.run_round(watched, None)[0] == (now + timedelta(seconds=2)).timestamp()
     assert applied == [("a", "alpaka", "1"), ("a", "the_cat", "2"), ("b", "alpaka", "3")]
     # Only what this process's streams watch: table 2 is not, and "b" has nothing watched.
     applied.clear()
     assert (
-        deadline_loop.run_once(["a:alpaka:1", "a:alpaka:4", "other"])
+        deadline_loop.run_round(["a:alpaka:1", "a:alpaka:4", "other"], None)[0]
         == (now + timedelta(seconds=7)).timestamp()
     )
     assert applied == [("a", "alpaka", "1")]
     # Nothing due: the earliest pending deadline, nothing applied.
     applied.clear()
-    assert deadline_loop.run_once(["a:alpaka:4"]) == (now + timedelta(seconds=9)).timestamp()
+    assert (
+        deadline_loop.run_round(["a:alpaka:4"], None)[0] == (now + timedelta(seconds=9)).timestamp()
+    )
     assert applied == []
 
 
@@ -303,7 +305,7 @@ def test_the_loop_keeps_its_connection_only_while_the_next_round_is_near(
     monkeypatch.setattr(
         deadline_loop, "_apply_due", lambda watched, plan: (time.time() + next_in_seconds, None)
     )
-    deadline_loop.run_once(["demo:the_cat:reader"])
+    deadline_loop.run_round(["demo:the_cat:reader"], None)[0]
     assert closes == ([] if kept else [True])
 
 
@@ -315,7 +317,7 @@ def test_a_failed_round_gives_its_connection_back(monkeypatch):
 
     monkeypatch.setattr(deadline_loop, "_apply_due", failing)
     with pytest.raises(RuntimeError):
-        deadline_loop.run_once(["demo:the_cat:reader"])
+        deadline_loop.run_round(["demo:the_cat:reader"], None)[0]
     assert closes == [True]
 
 
