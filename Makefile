@@ -67,13 +67,14 @@ test-suite: setup browser
 	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 --dist loadfile -m "browser and not servers" $(PYTEST_ARGS)
 	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m "servers" $(PYTEST_ARGS)
 
-# The tests that touch the database (CI runs them again on PostgreSQL): no pure engine
-# tests and no long property tests – those ran once already. Of the browser tests, those
+# The tests that touch the database (CI runs them again on PostgreSQL): only tests that
+# ask for a database (`--database-tests-only`), no pure engine tests and no long property
+# tests – the others ran once already. Of the browser tests, those
 # where several players write to one table or list at once (marker multiplayer, on both
 # cores, each file in one process) and then, on their own, the app-server tests;
 # single-player demos and pages ran in the browser on SQLite already.
 test-db: setup browser
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 -m "not browser and not slow and not servers" --ignore=tests/engines $(PYTEST_ARGS)
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 --database-tests-only -m "not browser and not slow and not servers" --ignore=tests/engines $(PYTEST_ARGS)
 	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -n 2 --dist loadfile -m "multiplayer and not servers" $(PYTEST_ARGS)
 	SQLITE_TEST_FILE=1 DJANGO_ALLOW_ASYNC_UNSAFE=true $(VENV)/bin/pytest -m "servers" $(PYTEST_ARGS)
 

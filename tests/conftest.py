@@ -34,18 +34,42 @@ def editor_client(client, editor):
     return client
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--database-tests-only",
+        action="store_true",
+        help="run only the tests that use the database (make test-db: the rest ran already)",
+    )
+
+
+def _uses_database(item) -> bool:
+    from django.test import TransactionTestCase
+
+    test_class = getattr(item, "cls", None)
+    return (
+        item.get_closest_marker("django_db") is not None
+        or "_django_db_helper" in getattr(item, "fixturenames", ())
+        or (isinstance(test_class, type) and issubclass(test_class, TransactionTestCase))
+    )
+
+
+def _leave_out(config, items, left_out) -> None:
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        kept = set(map(id, items)) - set(map(id, left_out))
+        items[:] = [item for item in items if id(item) in kept]
+
+
 def pytest_collection_modifyitems(config, items):
     # PostgreSQL-only tests (row locks, an outage of the database) are left out on SQLite
     # rather than skipped: CI counts a skipped app-server test as a failure, and
     # `make test-db` runs them on PostgreSQL.
     from django.db import connection
 
-    if connection.vendor == "postgresql":
-        return
-    left_out = [item for item in items if "postgresql" in item.keywords]
-    if left_out:
-        config.hook.pytest_deselected(items=left_out)
-        items[:] = [item for item in items if "postgresql" not in item.keywords]
+    if config.getoption("--database-tests-only"):
+        _leave_out(config, items, [item for item in items if not _uses_database(item)])
+    if connection.vendor != "postgresql":
+        _leave_out(config, items, [item for item in items if "postgresql" in item.keywords])
 
 
 _skipped_browser_tests = []

@@ -80,13 +80,26 @@ def no_horizontal_overflow(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def test_a_whole_demo_game_against_a_bot(katz, open_browser):
+def quicken_the_bot(monkeypatch) -> None:
+    """From now on the bot thinks 0.1–0.15 s instead of 0.6–0.9 s: a whole game tests the
+    flow, and the page still polls for each bot move when it is due (its delay follows
+    ``bot_due``)."""
+    from datetime import timedelta
+
+    monkeypatch.setattr(
+        "games.play.scheduler.bot_delay",
+        lambda engine, key: timedelta(seconds=0.1 + 0.05 * random.Random(key).random()),
+    )
+
+
+def test_a_whole_demo_game_against_a_bot(katz, open_browser, monkeypatch):
     page = open_browser(DESKTOP)
     page.goto("/spiele/katz-und-maus/demo/")
     demo = page.locator("#katz_und_maus-demo")
     demo.get_by_text("10 Karten", exact=True).click()
     demo.get_by_role("button", name="Spiel starten").click()
     expect(demo.locator(".km-status")).to_contain_text("Paco überlegt")
+    quicken_the_bot(monkeypatch)
     rng = random.Random(3)
     moves = 0
     reloaded = checked = dragged = False
