@@ -8,6 +8,8 @@ import re
 
 import pytest
 import redis
+from asgiref.sync import sync_to_async
+from django.db import connection
 from django.test import AsyncClient
 
 from games.play import live, streams
@@ -61,7 +63,11 @@ def test_the_room_page_connects_only_when_served_by_asgi(live_redis, alpaka_row,
     assert "sse-connect" not in wsgi_page  # runserver / sync workers: the page polls
 
     async def scenario():
-        return (await AsyncClient().get(url)).content.decode()
+        page = (await AsyncClient().get(url)).content.decode()
+        # The test client keeps Django from closing the view thread's connection after the
+        # request; left checked out of the pool, it kept the test database from being dropped.
+        await sync_to_async(lambda: connection.close())()
+        return page
 
     asgi_page = asyncio.run(scenario())
     assert f'sse-connect="/spiele/alpaka/raum/{room.code}/live/?v={room.version}"' in asgi_page
