@@ -142,6 +142,14 @@ class Stream:
             if "event" in fields:
                 return fields
 
+    async def events_until(self, version: int) -> list[dict]:
+        """The events up to the first that names ``version`` or a later one (its id)."""
+        events = []
+        while True:
+            events.append(await self.next_event())
+            if int(events[-1].get("id", 0)) >= version:
+                return events
+
     async def disconnect(self):
         await self.inbox.put({"type": "http.disconnect"})
         with contextlib.suppress(asyncio.CancelledError):

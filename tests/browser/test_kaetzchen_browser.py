@@ -953,7 +953,9 @@ def test_own_flip_on_its_way_takes_no_second_tap(demo):
         expect(status).to_contain_text("Warte auf den Gegner")
     assert len(flip_requests(page)) == 1 and len(held) == 1
     held[0].continue_()
-    expect(game(page)).to_have_attribute("data-moves", "21")
+    # The flip arrives (21); on a busy machine Kätzchen's answer (22) may already have
+    # followed before the page is looked at again – either way the visitor flipped once.
+    expect(game(page)).to_have_attribute("data-moves", re.compile(r"^2[12]$"))
     assert len(flip_requests(page)) == 1 and visitor_flips() == 1
 
 
