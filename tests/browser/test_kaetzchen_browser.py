@@ -852,7 +852,8 @@ def test_two_quick_taps_during_kaetzchens_flip_only_finish_it(demo):
     # A tap after the quiet time flips, exactly one card.
     wait_until(page, lambda: page_now(page) > quiet + EDGE)
     page.locator("#kz-pile-you").tap()
-    expect(game(page)).to_have_attribute("data-moves", "22")
+    # 22; Kätzchen's answer (23) may already have followed on a busy machine.
+    expect(game(page)).to_have_attribute("data-moves", re.compile(r"^2[23]$"))
     assert len(flip_requests(page)) == 1 and row().state["piles"][0] == you[1:]
 
 
