@@ -53,11 +53,11 @@ def _uses_database(item) -> bool:
     )
 
 
-def _leave_out(config, items, left_out) -> None:
+def _leave_out(config, items, leave) -> None:
+    left_out = [item for item in items if leave(item)]
     if left_out:
         config.hook.pytest_deselected(items=left_out)
-        kept = set(map(id, items)) - set(map(id, left_out))
-        items[:] = [item for item in items if id(item) in kept]
+        items[:] = [item for item in items if not leave(item)]
 
 
 def pytest_collection_modifyitems(config, items):
@@ -67,9 +67,9 @@ def pytest_collection_modifyitems(config, items):
     from django.db import connection
 
     if config.getoption("--database-tests-only"):
-        _leave_out(config, items, [item for item in items if not _uses_database(item)])
+        _leave_out(config, items, lambda item: not _uses_database(item))
     if connection.vendor != "postgresql":
-        _leave_out(config, items, [item for item in items if "postgresql" in item.keywords])
+        _leave_out(config, items, lambda item: "postgresql" in item.keywords)
 
 
 _skipped_browser_tests = []

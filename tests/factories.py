@@ -1,8 +1,18 @@
 """Small builders for test data (no factory library needed for these few models)."""
 
+from django.http import HttpResponse
+
 from games.models import Game, Person, Publisher
+from games.visitors import COOKIE_NAME, COOKIE_SALT
 from rules.models import CommonMistake, RulesArticle, Section, WorkedExample
 from rules.publishing import publish
+
+
+def visitor_cookie(visitor: str) -> str:
+    """The value of the cookie that makes a browser ``visitor``, signed as the site signs it."""
+    response = HttpResponse()
+    response.set_signed_cookie(COOKIE_NAME, visitor, salt=COOKIE_SALT)
+    return response.cookies[COOKIE_NAME].value
 
 
 def make_game(slug="testspiel", published=True, **fields) -> Game:

@@ -21,9 +21,11 @@ from django.db import connection
 from games.engines import alpaka
 from games.play import definition as engines
 from games.play import streams
+from games.visitors import COOKIE_NAME
 from rooms import lobby, playing, seating
 from rooms.models import Room
 from tests.conftest import LIVE_REDIS_URL
+from tests.factories import visitor_cookie
 
 REDIS_URL = LIVE_REDIS_URL
 ENGINE = engines.get("alpaka")
@@ -154,6 +156,11 @@ class Stream:
         await self.inbox.put({"type": "http.disconnect"})
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(self.task, WAIT)
+
+
+def visitor_headers(visitor: str) -> dict:
+    """The request headers of a browser that is ``visitor`` (for ``Stream``)."""
+    return {"Cookie": f"{COOKIE_NAME}={visitor_cookie(visitor)}"}
 
 
 def hub() -> streams.Hub:

@@ -12,15 +12,15 @@ import warnings
 from pathlib import Path
 
 import pytest
-from django.http import HttpResponse
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from games.engines import kaetzchen as engine
 from games.models import DemoGame
-from games.visitors import COOKIE_NAME, COOKIE_SALT
+from games.visitors import COOKIE_NAME
 from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot, show_demo
+from tests.factories import visitor_cookie
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -121,10 +121,7 @@ def open_demo(browser, live_server, viewport=DESKTOP, tempo=FAST, visitor=None, 
     context.add_init_script(RECORD_ANIMATIONS)
     context.add_init_script(RECORD_EVENTS)
     if visitor:
-        # Signed exactly as the site signs it.
-        response = HttpResponse()
-        response.set_signed_cookie(COOKIE_NAME, visitor, salt=COOKIE_SALT)
-        value = response.cookies[COOKIE_NAME].value
+        value = visitor_cookie(visitor)
         context.add_cookies([{"name": COOKIE_NAME, "value": value, "url": live_server.url}])
     page = context.new_page()
     errors = []

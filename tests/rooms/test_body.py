@@ -13,23 +13,14 @@ import re
 from collections import Counter
 
 import pytest
-from django.http import HttpResponse
 
 from games.engines import alpaka
 from games.play import streams
-from games.visitors import COOKIE_NAME, COOKIE_SALT
 from rooms import body, lobby, playing, seating
 from rooms.models import Room
 from tests import live_support as support
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _cookie(visitor: str) -> dict:
-    """The visitor's cookie as the site sets it."""
-    response = HttpResponse()
-    response.set_signed_cookie(COOKIE_NAME, visitor, salt=COOKIE_SALT)
-    return {"Cookie": f"{COOKIE_NAME}={response.cookies[COOKIE_NAME].value}"}
 
 
 def _faces(html: str) -> Counter:
@@ -69,7 +60,7 @@ def test_every_pushed_table_shows_only_what_its_viewer_may_see(live_redis, alpak
 
     async def scenario():
         async with (
-            support.Stream(path, f"v={room.version}", _cookie("anna")) as anna,
+            support.Stream(path, f"v={room.version}", support.visitor_headers("anna")) as anna,
             support.Stream(path, f"v={room.version}") as spectator,
         ):
             ready = [await anna.next_event(), await spectator.next_event()]

@@ -20,7 +20,6 @@ from rooms import body, lobby, playing, seating
 from rooms.models import Room
 from tests import live_support as support
 from tests.factories import make_game
-from tests.rooms.test_body import _cookie
 from tests.test_the_cat_play import CARD_ID, assert_nothing_hidden
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -89,7 +88,9 @@ def test_no_pushed_table_shows_a_card_its_player_may_not_see(live_redis, clock, 
 
     async def scenario():
         path = f"/spiele/the-cat/raum/{room.code}/live/"
-        async with support.Stream(path, f"v={room.version}", _cookie("anna")) as stream:
+        async with support.Stream(
+            path, f"v={room.version}", support.visitor_headers("anna")
+        ) as stream:
             ready = await stream.next_event()
             seat = await streams.in_thread(room.seats.get)(visitor="anna")
             assert ready["data"].split()[1] == body.view_key(seat)

@@ -11,7 +11,7 @@ from feedback.models import ErrorReport
 from games.models import DemoGame, Replay
 from games.play import definition as registry
 from games.play import replays
-from tests.factories import make_game
+from tests.factories import make_game, visitor_cookie
 from tests.games.play.test_replays import play_out
 
 pytestmark = pytest.mark.django_db
@@ -25,14 +25,10 @@ def _kept(key: str, *, source="demo", players=(), host="", seed=5, count=2) -> R
 
 def _visitor(client: Client) -> str:
     """Give the browser a known visitor id (the signed cookie ``games.visitors`` reads)."""
-    from django.http import HttpResponse
-
-    from games.visitors import COOKIE_NAME, COOKIE_SALT, new_visitor_id
+    from games.visitors import COOKIE_NAME, new_visitor_id
 
     visitor = new_visitor_id()
-    response = HttpResponse()
-    response.set_signed_cookie(COOKIE_NAME, visitor, salt=COOKIE_SALT)
-    client.cookies[COOKIE_NAME] = response.cookies[COOKIE_NAME].value
+    client.cookies[COOKIE_NAME] = visitor_cookie(visitor)
     return visitor
 
 
