@@ -10,7 +10,13 @@ class GamesConfig(AppConfig):
         from games import availability  # noqa: F401  (drops the cached slugs on changes)
         from games.editors import ensure_editors_group
         from games.play import deadline_loop, demo_deadlines
-        from site_config import page_cache_signals  # noqa: F401  (content edits empty the page cache)
+        from site_config import (
+            fast_numbers,
+            page_cache_signals,  # noqa: F401  (content edits empty the page cache)
+        )
+
+        # Ints in templates printed without Django's per-call format lookups (same text).
+        fast_numbers.install()
 
         # The demos' bot moves are made on time while their readers watch.
         deadline_loop.register(demo_deadlines.DUE_SOURCE)

@@ -189,8 +189,9 @@ def context(
         "max_players": engine.max_players,
         "can_start": is_host and not start_reason,
         "start_reason": start_reason,
-        "options": engine.option_choices(room.options),
-        "option_summary": engine.option_summary(room.options),
+        # Worked out only where drawn (the lobby): a template calls what it is given.
+        "options": functools.partial(engine.option_choices, room.options),
+        "option_summary": functools.partial(engine.option_summary, room.options),
         "invite_url": "" if spectator else origin + room_urls["room"],
         "spectator": spectator,
         # The host passes the watch link on (the only way into a private room's game).

@@ -512,3 +512,22 @@ def test_demo_move_counts_although_the_bots_moved_meanwhile(client, cat_game, cl
     middle = page.split("cat-middle")[1].split("</section>")[0]
     assert swapped and middle.count("is-changed") == len(swapped)
     assert "tauscht" in re.search(r'id="the_cat-demo-live"[^>]*>(.*?)</', page, re.S).group(1)
+
+
+def test_who_took_a_middle_card_is_told_only_to_a_viewer_who_may_swap():
+    state = the_cat.new_game(5, 3, {"names": ["Anna", "Ben", "Cleo"]})
+    log = []
+    for seat, stack in ((0, 0), (1, 0)):
+        state, events = the_cat.apply(state, seat, {"type": "take", "stack": stack})
+        log += [{"v": len(log) + 1, "event": event} for event in events]
+    give = state["stacks"][1][0][0]
+    state, events = the_cat.apply(
+        state, 1, {"type": "swap", "give": give, "want": state["middle"][2]}
+    )
+    log += [{"v": len(log) + 1, "event": event} for event in events]
+    holding = presenter.present(the_cat.view(state, 0), log=log)
+    assert holding["actions"]["swap"]
+    took = next(event["took"] for event in events if event["type"] == "swap")
+    assert holding["taken"] == [{"mood": the_cat.mood_of(took), "slot": 2, "by": "Ben"}]
+    waiting = presenter.present(the_cat.view(state, 2), log=log)  # holds no stack: cannot race
+    assert not waiting["actions"]["swap"] and waiting["taken"] == []

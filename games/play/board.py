@@ -3,7 +3,7 @@ its request URLs, and the full-screen demo page's address."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+import functools
 
 from django.urls import get_script_prefix, reverse
 
@@ -22,7 +22,7 @@ def urls(definition) -> dict:
     return dict(_urls(definition.key, get_script_prefix()))
 
 
-@lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=64)
 def _urls(key: str, _script_prefix: str) -> dict:
     definition = registry.get(key)
     slug = {"slug": definition.slug}
@@ -43,6 +43,11 @@ def _urls(key: str, _script_prefix: str) -> dict:
 
 def demo_page_path(slug: str) -> str:
     """The full-screen demo page, where no-JavaScript forms return by default."""
+    return _demo_page_path(slug, get_script_prefix())
+
+
+@functools.lru_cache(maxsize=64)
+def _demo_page_path(slug: str, _script_prefix: str) -> str:
     return reverse("games:demo", kwargs={"slug": slug})
 
 
@@ -96,7 +101,8 @@ def generic_board(
         "bot_choices": [
             {"value": n, "checked": settings.get("bots") == n} for n in definition.demo.bot_counts
         ],
-        "options": definition.option_choices(settings),
+        # Worked out only where drawn (the setup form): a template calls what it is given.
+        "options": functools.partial(definition.option_choices, settings),
         "table": None,
         "poll_delay": None,
         "live": "",

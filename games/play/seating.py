@@ -9,6 +9,7 @@ as ``present(view, **around)`` and builds its own table from a ``Viewer``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 from functools import cached_property
@@ -143,8 +144,10 @@ class Viewer:
         ][-length:]
 
     def log_lines(self, describe: Callable[[dict], str], length: int) -> list[str]:
-        """The last ``length`` events worded by ``describe``, newest first."""
-        return [text for event in reversed(self.events) if (text := describe(event))][:length]
+        """The last ``length`` events worded by ``describe``, newest first (older events
+        are not worded at all: the log keeps many more than a table shows)."""
+        worded = (text for event in reversed(self.events) if (text := describe(event)))
+        return list(itertools.islice(worded, length))
 
 
 def places(order: list[int], points: list[int]) -> list[tuple[int, int]]:

@@ -41,14 +41,23 @@ def pure_include(template_name: str, **values):
 
 
 def _frozen(value):
-    """A hashable copy of plain presenter data (dicts, lists, strings, numbers, ranges)."""
-    if isinstance(value, dict):
-        return tuple(sorted((name, _frozen(item)) for name, item in value.items()))
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(item) for item in value)
-    if value is None or isinstance(value, str | int | float | range):
-        return (type(value).__name__, value)  # True and 1 draw differently
-    raise TypeError(f"not plain data: {type(value).__name__}")
+    """A hashable copy of plain presenter data (dicts, lists, strings, numbers, ranges).
+
+    Plain strings, ints and None are their own keys (the common case: a table's keys
+    are built on every drawing); bools, floats and marked-safe strings carry their
+    kind, because True == 1 == 1.0 and a safe string equals its plain text, yet each
+    draws differently. A dict keeps its order: equal dicts built in another order
+    only miss the store, and presenters build theirs alike every time."""
+    kind = type(value)
+    if kind is str or kind is int or value is None:
+        return value
+    if kind is dict or isinstance(value, dict):
+        return (dict, *[(name, _frozen(item)) for name, item in value.items()])
+    if kind is list or isinstance(value, list | tuple):
+        return (list, *[_frozen(item) for item in value])
+    if isinstance(value, str | int | float | range):
+        return (kind.__name__, value)
+    raise TypeError(f"not plain data: {kind.__name__}")
 
 
 @register.filter

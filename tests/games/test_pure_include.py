@@ -79,3 +79,24 @@ def test_the_store_starts_afresh_when_full(monkeypatch):
     for code in "12345":
         play.pure_include(CARD, card=card(code))
     assert len(play._pure_drawn) <= 3
+
+
+def test_a_safe_string_and_its_plain_text_are_not_the_same_values(drawn):
+    from django.utils.safestring import mark_safe
+
+    template = "play/the_cat/_player.html"
+    seat = {"name": "<b>Minka</b>", "status": "", "points_text": "", "stacks": []}
+    plain = play.pure_include(template, seat=seat, phase="play")
+    marked = play.pure_include(
+        template, seat={**seat, "name": mark_safe("<b>Minka</b>")}, phase="play"
+    )
+    assert "&lt;b&gt;Minka" in plain and "<b>Minka</b>" in marked
+    assert drawn.count(template) == 2
+
+
+def test_keys_keep_kinds_apart():
+    assert play._frozen({"a": [1, True, 1.0, None, "1"]}) != play._frozen(
+        {"a": [1, 1, 1, None, "1"]}
+    )
+    assert play._frozen(["x"]) != play._frozen({"x": None}) != play._frozen("x")
+    assert play._frozen({"a": 1, "b": [2]}) == play._frozen({"a": 1, "b": [2]})

@@ -190,7 +190,8 @@ def present(view: dict, **around) -> TableContext:
         if e["event"].get("type") == "swap" and e["event"]["seat"] == me
     }
     playing = phase == the_cat.PLAY
-    taken = _taken(viewer.log, me, names) if playing and me is not None else []
+    # Only a viewer who may swap can lose a race for a middle card (table.js asks then).
+    taken = _taken(viewer.log, me, names) if playing and "swap" in kinds else []
     held = view["held"]
     my_info = view["seats"][me] if me is not None else None
     in_round = bool(my_info and my_info["in_round"] and not my_info["left"])
