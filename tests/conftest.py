@@ -20,6 +20,32 @@ def content(db):
 
 
 @pytest.fixture
+def pure_store():
+    """An empty store of the parts ``pure_include`` draws once per process, before and after."""
+    from games.templatetags import play
+
+    play._pure_drawn.clear()
+    yield play._pure_drawn
+    play._pure_drawn.clear()
+
+
+@pytest.fixture
+def drawn(pure_store):
+    """The names of the templates drawn while the test runs (Django's test signal), starting
+    from an empty ``pure_store``."""
+    from django.test.signals import template_rendered
+
+    names: list[str] = []
+
+    def heard(sender, template, context, **kwargs):
+        names.append(template.name)
+
+    template_rendered.connect(heard)
+    yield names
+    template_rendered.disconnect(heard)
+
+
+@pytest.fixture
 def editor(db, django_user_model):
     from games.editors import ensure_editors_group
 

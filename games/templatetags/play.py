@@ -51,9 +51,9 @@ def _frozen(value):
     kind = type(value)
     if kind is str or kind is int or value is None:
         return value
-    if kind is dict or isinstance(value, dict):
+    if isinstance(value, dict):
         return (dict, *[(name, _frozen(item)) for name, item in value.items()])
-    if kind is list or isinstance(value, list | tuple):
+    if isinstance(value, list | tuple):
         return (list, *[_frozen(item) for item in value])
     if isinstance(value, str | int | float | range):
         return (kind.__name__, value)

@@ -5,32 +5,13 @@ from __future__ import annotations
 import pytest
 from django.template import Context, Template
 from django.template.loader import render_to_string
-from django.test.signals import template_rendered
 
 from games.play.alpaka.presenter import card, chips
 from games.templatetags import play
 
 CARD = "play/alpaka/_card.html"
 
-
-@pytest.fixture(autouse=True)
-def fresh_store():
-    play._pure_drawn.clear()
-    yield
-    play._pure_drawn.clear()
-
-
-@pytest.fixture
-def drawn():
-    """The names of the templates drawn while the test runs."""
-    names: list[str] = []
-
-    def heard(sender, template, context, **kwargs):
-        names.append(template.name)
-
-    template_rendered.connect(heard)
-    yield names
-    template_rendered.disconnect(heard)
+pytestmark = pytest.mark.usefixtures("pure_store")
 
 
 def test_it_draws_what_the_include_draws():

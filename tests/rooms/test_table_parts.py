@@ -6,11 +6,9 @@ not once per viewer, and an unchanged hand is not drawn again."""
 from __future__ import annotations
 
 import pytest
-from django.test.signals import template_rendered
 
 from games.play import definition as registry
 from games.play.seating import Viewer
-from games.templatetags import play
 from rooms import body, lobby, seating
 from rooms.models import Room
 from tests.factories import make_game
@@ -34,21 +32,6 @@ PARTS = {
         "parts": {"play/alpaka/_seat.html", "play/alpaka/_hand.html", "play/_sheet.html"},
     },
 }
-
-
-@pytest.fixture
-def drawn():
-    """The names of the templates drawn (Django's test signal), from a fresh store."""
-    names: list[str] = []
-
-    def heard(sender, template, context, **kwargs):
-        names.append(template.name)
-
-    play._pure_drawn.clear()
-    template_rendered.connect(heard)
-    yield names
-    template_rendered.disconnect(heard)
-    play._pure_drawn.clear()
 
 
 def _running(key: str) -> tuple[Room, list]:
