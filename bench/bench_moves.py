@@ -21,6 +21,10 @@
    watched and once nobody watches, against the idle server.
 5. Unchanged poll: wrk against a room's poll that finds nothing new (204) and against a
    static file: server CPU per request of each (``--poll-seconds`` each).
+6. Floor of a move (``--floor-seconds``; bench-only endpoints of ``floor_urls.py``):
+   wrk POSTs through every middleware that do nothing, and POSTs that lock a room,
+   write a new version, commit and announce it – a move without the rule and without
+   drawing: server CPU per request, and the moves per second that bounds.
 """
 
 from __future__ import annotations
@@ -293,7 +297,7 @@ async def ramp(key: str, port: int, rooms: list[dict], pids: list[int], args) ->
     return {"best": best, "rows": results}
 
 
-def poll_cost(port: int, pids: list[int], static_path: str, seconds: float) -> None:
+def poll_cost(port: int, pids: list[int], static_path: str, seconds: float) -> float:
     """Server CPU per request of an unchanged room poll (204) against a static file, each
     under wrk with 32 connections: a request that changes nothing should cost about what
     a static file costs (rooms.fast_poll answers it in front of Django). The room waits in
@@ -305,7 +309,7 @@ def poll_cost(port: int, pids: list[int], static_path: str, seconds: float) -> N
 
     if shutil.which("wrk") is None:
         print("Unchanged poll: wrk not installed (apt-get install wrk); skipped.")
-        return
+        return float("nan")
     definition = registry.get("the_cat")
     visitor = f"poller-{secrets.token_hex(4)}"
     room = lobby.create_room(definition, visitor, "Gast", definition.default_options())
@@ -327,6 +331,69 @@ def poll_cost(port: int, pids: list[int], static_path: str, seconds: float) -> N
         f"Unchanged poll (204): {poll_rate:,.0f} requests/s, {poll_us:.0f} µs server CPU per "
         f"request; static file {static_rate:,.0f} requests/s, {static_us:.0f} µs "
         f"({poll_us / static_us:.2f}× the static file's CPU)"
+    )
+    return static_us
+
+
+FLOOR_SCRIPT = """
+local paths = {%s}
+local i = 0
+wrk.method = "POST"
+wrk.body = "version=0"
+setup = function(thread) thread:set("i", math.random(#paths)) end
+request = function()
+  i = i + 1
+  return wrk.format(nil, paths[(i %% #paths) + 1])
+end
+"""
+
+
+def floor_cost(port: int, pids: list[int], seconds: float, static_us: float) -> None:
+    """The least a move costs this server, under wrk with 32 connections (``floor_urls``):
+    a POST through every middleware that does nothing, and one that also takes the room's
+    lock, writes a new version, commits and announces it – a move without the game's rule
+    and without drawing. No stream listens to these rooms. What stays of a move's CPU
+    above this floor is the engine and the drawing; 2 cores' worth of CPU divided by the
+    floor bounds the moves per second of this stack on this machine."""
+    import shutil
+
+    if shutil.which("wrk") is None:
+        print("Floor of a move: wrk not installed (apt-get install wrk); skipped.")
+        return
+    key = "alpaka"
+    slug = GAMES[key]
+    rooms = make_rooms(key, 100)  # fresh tables: no deadline falls due while wrk runs
+    visitor = f"floor-{secrets.token_hex(4)}"
+    headers = {
+        "Cookie": visitor_cookie(visitor, CSRF),
+        "X-CSRFToken": CSRF,
+        "HX-Request": "true",
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
+    costs = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for label, paths in (
+            ("nothing", ["/bench-floor/nothing/"]),
+            ("write", [f"/bench-floor/{slug}/{room['code']}/" for room in rooms]),
+        ):
+            script = Path(folder) / f"{label}.lua"
+            script.write_text(FLOOR_SCRIPT % ", ".join(f'"{p}"' for p in paths))
+            before = cpu_seconds(pids)
+            rate, note = wrk(
+                f"http://127.0.0.1:{port}{paths[0]}", seconds, 32, headers, str(script)
+            )
+            if "non-2xx" in note:
+                raise RuntimeError(f"floor {label}: {note}")
+            costs[label] = (rate, (cpu_seconds(pids) - before) / max(1.0, rate * seconds) * 1000)
+    (nothing_rate, nothing_ms), (write_rate, write_ms) = costs["nothing"], costs["write"]
+    cores = os.cpu_count() or 1
+    print(
+        f"Floor of a move (POST through every middleware, answered 204): nothing done "
+        f"{nothing_rate:,.0f}/s, {nothing_ms:.2f} ms server CPU each "
+        f"({nothing_ms * 1000 / static_us:.1f}× the static file's); room locked, version "
+        f"written, committed and announced {write_rate:,.0f}/s, {write_ms:.2f} ms CPU each – "
+        f"at most {cores * 1000 / write_ms:,.0f} moves/s on {cores} cores before any rule or "
+        f"drawing, with nothing else running"
     )
 
 
@@ -400,6 +467,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=SHIPPED_WORKERS)
     parser.add_argument("--demo-seconds", type=float, default=20)
     parser.add_argument("--poll-seconds", type=float, default=5)
+    parser.add_argument("--floor-seconds", type=float, default=5)
     args = parser.parse_args()
     args.rates = [float(rate) for rate in args.rates.split(",")]
 
@@ -440,6 +508,7 @@ def main() -> int:
             **env,
             "PYTHONPATH": f"{ROOT}:{ROOT / 'bench'}",
             "BENCH_STATIC_ROOT": str(Path(tmp) / "static"),
+            "BENCH_FLOOR_URLS": "1",
         }
         subprocess.run(
             [sys.executable, "manage.py", "collectstatic", "--noinput"],
@@ -472,14 +541,18 @@ def main() -> int:
         summary = {}
         for key in games:
             summary[key] = asyncio.run(ramp(key, port, rooms[key], pids, args))
-        idle = asyncio.run(idle_cost(pids, args.demo_seconds))
-        from games.play import definition as registry
+        if args.demo_seconds > 0:
+            idle = asyncio.run(idle_cost(pids, args.demo_seconds))
+            from games.play import definition as registry
 
-        # The Cat's default tempo of the bots, and its fastest.
-        for speed in (registry.get("the_cat").default_options()["speed"], "flink"):
-            asyncio.run(demo_cost(port, pids, args.demo_seconds, speed, idle))
+            # The Cat's default tempo of the bots, and its fastest.
+            for speed in (registry.get("the_cat").default_options()["speed"], "flink"):
+                asyncio.run(demo_cost(port, pids, args.demo_seconds, speed, idle))
         static = next((Path(tmp) / "static" / "css").glob("site.*.css")).name
-        poll_cost(port, pids, f"/static/css/{static}", args.poll_seconds)
+        if args.poll_seconds > 0:
+            static_us = poll_cost(port, pids, f"/static/css/{static}", args.poll_seconds)
+            if args.floor_seconds > 0:
+                floor_cost(port, pids, args.floor_seconds, static_us)
         for key, result in summary.items():
             best = result["best"]
             if best:

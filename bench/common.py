@@ -45,10 +45,17 @@ def free_port() -> int:
 
 
 def wrk(
-    url: str, seconds: float, connections: int, headers: dict | None = None
+    url: str,
+    seconds: float,
+    connections: int,
+    headers: dict | None = None,
+    script: str | None = None,
 ) -> tuple[float, str]:
-    """(requests per second, note with the median and any non-2xx count) of a wrk run."""
+    """(requests per second, note with the median and any non-2xx count) of a wrk run;
+    ``script``: a wrk Lua script's path (its requests replace plain GETs of ``url``)."""
     extra = [arg for name, value in (headers or {}).items() for arg in ("-H", f"{name}: {value}")]
+    if script:
+        extra += ["-s", script]
     out = subprocess.run(
         ["wrk", "-t2", f"-c{connections}", f"-d{seconds:.0f}s", "--latency", *extra, url],
         capture_output=True, text=True, check=True,

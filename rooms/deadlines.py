@@ -18,6 +18,18 @@ from games.play.definition import GameDefinition
 from games.play.locking import none_when_sqlite_refuses
 from rooms import locked
 from rooms.models import Room
+from site_config import row_sql
+
+# Compiled once per connection (site_config.row_sql): the loop runs it for every due move.
+ROOM_IF_FREE = row_sql.Compiled(
+    lambda code, engine: (
+        Room.objects.select_for_update(skip_locked=True)
+        .filter(code=code, engine=engine)
+        .order_by()[:1]
+    ),
+    "\x00code",
+    "\x00engine",
+)
 
 
 def _playing(now: datetime, keys: deadline_loop.Keys):
@@ -55,20 +67,16 @@ def apply_due(engine: GameDefinition, code: str) -> deadline_loop.Applied | None
     was applied).
     """
     with transaction.atomic():
-        room = (
-            Room.objects.select_for_update(skip_locked=True)
-            .filter(code=code, engine=engine.key)
-            .first()
-        )
+        room = ROOM_IF_FREE.first(code, engine.key)
         now = clock.now()
         if room is None or room.status != Room.Status.PLAYING or locked.idle(room, now):
             return None
-        ctx = locked.Locked(engine, room, list(room.seats.all()), now)
+        ctx = locked.Locked(engine, room, locked.seats_of(room), now)
         shown = room.version
         locked.advance(ctx)
         if not ctx.changed:
             return None
-        room.save()
+        row_sql.save(room)
         locked.announce(room, engine, since=shown, seats=ctx.seats)
         return deadline_loop.Applied(locked.next_due(room))
 

@@ -25,6 +25,7 @@ from games.play.locking import sqlite_refused
 from games.play.table import LOG_MAX, Table
 from rooms import body
 from rooms.models import Room, Seat
+from site_config import row_sql
 
 IDLE_AFTER = timedelta(hours=24)
 LOCK_RETRIES = 60
@@ -151,6 +152,25 @@ class Locked:
             setattr(self.room, name, value)
 
 
+# The statements of every move, compiled once per connection (site_config.row_sql).
+ROOM_LOCKED = row_sql.Compiled(
+    lambda code, engine: (
+        Room.objects.select_for_update().filter(code=code, engine=engine).order_by()[:1]
+    ),
+    "\x00code",
+    "\x00engine",
+)
+_SEATS = row_sql.Compiled(lambda room_id: Seat.objects.filter(room_id=room_id), -10_001)
+
+
+def seats_of(room: Room) -> list[Seat]:
+    """``list(room.seats.all())``: in seat order, each seat knowing its room."""
+    seats = _SEATS(room.pk)
+    for seat in seats:
+        Seat.room.field.set_cached_value(seat, room)
+    return seats
+
+
 def idle(room: Room, now: datetime) -> bool:
     return room.last_activity < now - IDLE_AFTER
 
@@ -182,10 +202,18 @@ def keep_replay(ctx: Locked) -> None:
 
 
 def run(
-    engine: GameDefinition, code: str, work: Callable[[Locked], str | None], visitor: str = ""
+    engine: GameDefinition,
+    code: str,
+    work: Callable[[Locked], str | None],
+    visitor: str = "",
+    *,
+    writes_before_refusing: bool = True,
 ) -> Result:
     """``_run_locked``, retried when SQLite refuses the lock outright. ``visitor``: who
     asked (their own answer shows the change; the others get it pushed).
+    ``writes_before_refusing=False``: ``work`` refuses (raises ``RoomError``) only
+    before it writes any row, so it runs without the savepoint that would undo such
+    writes (a move: ~0.4 ms CPU and two round trips less).
 
     File-based SQLite queues writers itself (IMMEDIATE transactions and a busy
     timeout); a shared-cache database (the in-memory test database) answers
@@ -193,7 +221,7 @@ def run(
     """
     for attempt in range(LOCK_RETRIES):
         try:
-            return _run_locked(engine, code, work, visitor)
+            return _run_locked(engine, code, work, visitor, writes_before_refusing)
         except OperationalError as error:
             if not sqlite_refused(error) or attempt == LOCK_RETRIES - 1:
                 raise
@@ -202,7 +230,11 @@ def run(
 
 
 def _run_locked(
-    engine: GameDefinition, code: str, work: Callable[[Locked], str | None], visitor: str
+    engine: GameDefinition,
+    code: str,
+    work: Callable[[Locked], str | None],
+    visitor: str,
+    writes_before_refusing: bool,
 ) -> Result:
     """Lock the room, apply due deadlines, run ``work`` and save.
 
@@ -211,7 +243,7 @@ def _run_locked(
     ``Stale`` when the client's version is out of date.
     """
     with transaction.atomic():
-        room = Room.objects.select_for_update().filter(code=code, engine=engine.key).first()
+        room = ROOM_LOCKED.first(code, engine.key)
         now = clock.now()
         if room is None:
             return Result(None, message=MISSING)
@@ -219,21 +251,25 @@ def _run_locked(
             room.delete()
             announce_gone(engine, code)
             return Result(None, message=MISSING)
-        ctx = Locked(engine, room, list(room.seats.all()), now)
+        ctx = Locked(engine, room, seats_of(room), now)
         shown = room.version
         advance(ctx)
         advanced, ctx.changed = ctx.changed, False
         snapshot = ctx.snapshot()
         result = Result(room)
         try:
-            with transaction.atomic():  # a savepoint: seat writes of a refused request roll back
+            if writes_before_refusing:
+                # A savepoint: seat writes of a refused request roll back.
+                with transaction.atomic():
+                    note = work(ctx)
+            else:
                 note = work(ctx)
         except RoomError as error:
             ctx.restore(snapshot)
             ctx.changed = False
             result.message, result.stale = str(error), isinstance(error, Stale)
             # The rolled-back seat writes may linger in ctx.seats: read them again.
-            ctx.seats = list(room.seats.all())
+            ctx.seats = seats_of(room)
         else:
             result.applied = ctx.changed
             result.message = note or ""
@@ -244,7 +280,7 @@ def _run_locked(
         # Every seat write of the work goes through ctx.seats: they are the rows as saved.
         result.seats = sorted(ctx.seats, key=lambda seat: seat.number)
         if ctx.changed or advanced:
-            room.save()
+            row_sql.save(room)
             skip = ctx.seat_for(visitor) if ctx.changed else None
             announce(room, engine, since=shown, skip=skip, seats=result.seats)
         return result

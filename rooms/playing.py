@@ -41,10 +41,10 @@ def act(
         except IllegalAction as error:
             raise RoomError(str(error)) from None
         ctx.store(table)
-        locked.finish_if_over(ctx)
+        locked.finish_if_over(ctx)  # the only write (a finished game's replay), after every check
         return None
 
-    return locked.run(engine, code, work, visitor)
+    return locked.run(engine, code, work, visitor, writes_before_refusing=False)
 
 
 def rematch(engine: GameDefinition, code: str, visitor: str, expected: int | None) -> locked.Result:

@@ -14,6 +14,7 @@ from games.play import board, deadline_loop, driver
 from games.play import definition as registry
 from games.play.definition import GameDefinition
 from games.play.locking import none_when_sqlite_refuses
+from site_config import row_sql
 
 
 def _pushing(definition) -> bool:
@@ -43,6 +44,20 @@ def pending(now, keys: deadline_loop.Keys) -> deadline_loop.Pending:
     return list(rows.values_list("engine", "visitor", "bot_due"))
 
 
+def _row_if_free(visitor, engine):
+    from games.models import DemoGame
+
+    return (
+        DemoGame.objects.select_for_update(skip_locked=True)
+        .filter(visitor=visitor, engine=engine)
+        .order_by()[:1]
+    )
+
+
+# Every bot move of a watched demo locks and writes its row: compiled once per connection.
+ROW_IF_FREE = row_sql.Compiled(_row_if_free, "\x00visitor", "\x00engine")
+
+
 @none_when_sqlite_refuses
 def apply_due(definition: GameDefinition, visitor: str) -> deadline_loop.Applied | None:
     """The deadline loop: the reader's due bot moves are made now and pushed.
@@ -53,20 +68,14 @@ def apply_due(definition: GameDefinition, visitor: str) -> deadline_loop.Applied
     runs on the locked row, so a move is never made twice. Returns the demo's
     next bot move (None: nothing was made).
     """
-    from games.models import DemoGame
-
     with transaction.atomic():
-        row = (
-            DemoGame.objects.select_for_update(skip_locked=True)
-            .filter(visitor=visitor, engine=definition.key)
-            .first()
-        )
+        row = ROW_IF_FREE.first(visitor, definition.key)
         if row is None or not driver.due(definition, row):
             return None
         shown = row.version
         if not driver.catch_up(definition, row):
             return None
-        row.save(update_fields=["state", "version", "log", "bot_due", "clock_offset", "record"])
+        row_sql.save(row, ["state", "version", "log", "bot_due", "clock_offset", "record"])
         driver.announce(definition, row, {driver.READER_VIEW: _drawn(definition, row, shown)})
         return deadline_loop.Applied(row.bot_due)
 

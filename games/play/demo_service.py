@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 from games.engines.base import IllegalAction
 from games.models import DemoGame
 from games.visitors import is_new_visitor, visitor_id
+from site_config import row_sql
 
 # () -> (state, profile) or (state, profile, {other DemoGame fields})
 Create = Callable[[], tuple]
@@ -38,6 +39,14 @@ TOO_MANY_NEW = (
 IDLE_DAYS = 30
 
 STORED = ["state", "version", "profile", "settings", "bot_due", "clock_offset", "log", "record"]
+# Every demo request locks and writes its row: compiled once per connection (site_config.row_sql).
+ROW_LOCKED = row_sql.Compiled(
+    lambda visitor, engine: (
+        DemoGame.objects.select_for_update().filter(visitor=visitor, engine=engine).order_by()[:1]
+    ),
+    "\x00visitor",
+    "\x00engine",
+)
 
 
 @dataclass
@@ -112,7 +121,7 @@ def _perform(
     visitor, engine, action, create, expected_version, bump_version, may_create
 ) -> Outcome:
     with transaction.atomic():
-        row = DemoGame.objects.select_for_update().filter(visitor=visitor, engine=engine).first()
+        row = ROW_LOCKED.first(visitor, engine)
         if row is None:
             row = unsaved(visitor, engine, create)
             if may_create is not None and not may_create():
@@ -133,7 +142,7 @@ def _perform(
         if row.pk is None:
             row.save(force_insert=True)
         else:
-            row.save(update_fields=[*STORED, "updated_at"])
+            row_sql.save(row, [*STORED, "updated_at"])
         return Outcome(row=row, applied=True, result=result)
 
 

@@ -58,3 +58,25 @@ def test_a_pushed_move_reads_the_seats_once(live_redis, django_capture_on_commit
     # play_one_move itself reads the mover's seat once to find who moves.
     assert len(seat_reads) == 2, seat_reads
     assert pushed is not None and live.parse_view(pushed["data"].decode())[0] == version
+
+
+def test_a_move_needs_no_savepoint_but_a_refused_move_still_changes_nothing():
+    """A move refuses only before it writes a row, so it runs without the savepoint that
+    would undo such writes; a refusal leaves the room as it was."""
+    from rooms import playing
+    from tests.live_support import ENGINE, play_one_move, running_room
+
+    room = running_room()
+    with CaptureQueriesContext(connection) as queries:
+        play_one_move(room.code)
+    savepoints = [q["sql"] for q in queries if q["sql"].startswith("SAVEPOINT")]
+    # The one of the test's own transaction around the move's (its BEGIN in production).
+    assert len(savepoints) == 1, savepoints
+
+    room.refresh_from_db()
+    before = (room.state, room.version, room.log)
+    waiting = next(s for s in room.seats.all() if s.number not in ENGINE.to_act(room.state))
+    result = playing.act(ENGINE, room.code, waiting.visitor, room.version, {"aktion": "draw"})
+    assert not result.applied and result.message
+    room.refresh_from_db()
+    assert (room.state, room.version, room.log) == before
