@@ -168,3 +168,31 @@ def test_requests_in_fresh_contexts_share_one_connection(redis_server, redis_cac
     assert len({id(client) for _cache, client in served}) == 1
     pool = served[0][1].connection_pool
     assert len(pool._available_connections) + len(pool._in_use_connections) == 1
+
+
+def test_published_slugs_are_kept_a_second_per_process_and_dropped_when_a_game_is_saved(
+    redis_cache, monkeypatch
+):
+    """A move or demo request reads the published games from this process's copy (no
+    round trip); the process that saves a game sees it at once, others within a second."""
+    from games import availability
+
+    monkeypatch.setattr(availability, "_known", None)
+    game = make_game("the-cat")
+    assert "the-cat" in availability.published_slugs()
+    reads = []
+    original = redis_cache.get
+    monkeypatch.setattr(redis_cache, "get", lambda *a, **k: reads.append(a) or original(*a, **k))
+    assert "the-cat" in availability.published_slugs()
+    assert not reads  # kept: no round trip
+
+    game.is_published = False
+    game.save()  # this process forgets its copy at once
+    assert "the-cat" not in availability.published_slugs()
+
+    # Another process's change (here: written straight to the shared cache) is seen once
+    # the kept copy is older than TRUSTED_SECONDS.
+    redis_cache.set(availability.CACHE_KEY, frozenset({"the-cat"}))
+    assert "the-cat" not in availability.published_slugs()
+    monkeypatch.setattr(availability, "TRUSTED_SECONDS", 0)
+    assert "the-cat" in availability.published_slugs()
