@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -211,16 +212,20 @@ def context(
 
 
 def pushed_views(
-    engine: GameDefinition, room: Room, seats: list[Seat], *, since: int, skip: Seat | None
+    engine: GameDefinition,
+    room: Room,
+    seats: list[Seat],
+    *,
+    since: int,
+    skip: Seat | None,
+    parts: Callable[[], RoomParts] | None = None,
 ) -> live.Views:
     """A running table as every viewer but ``skip`` (who gets the answer to their own
-    request) sees it, to be rendered for those who watch (``live.publish``)."""
+    request) sees it, to be rendered for those who watch (``live.publish``). ``parts``:
+    gives the room's shared parts (drawn with the first view somebody watches)."""
     if room.status == Room.Status.LOBBY:
         return {}  # who sits where still changes: pages fetch the lobby themselves
-
-    @functools.cache
-    def shared() -> RoomParts:  # drawn with the first view somebody watches
-        return room_parts(engine, room)
+    shared = parts or functools.cache(functools.partial(room_parts, engine, room))
 
     def render(me: Seat | None):
         def draw() -> str:

@@ -11,6 +11,7 @@ only, seated only, version expected) live here too.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -56,6 +57,9 @@ class Result:
     applied: bool = False
     message: str = ""  # German note for the requester (a refusal or a stale request)
     stale: bool = False
+    # What every viewer's body of the saved room shares, drawn once for the pushes and the
+    # requester's answer alike (one read of the watcher count, not two).
+    parts: Callable[[], body.RoomParts] | None = None
 
 
 @dataclass
@@ -279,10 +283,11 @@ def _run_locked(
             return result
         # Every seat write of the work goes through ctx.seats: they are the rows as saved.
         result.seats = sorted(ctx.seats, key=lambda seat: seat.number)
+        result.parts = functools.cache(functools.partial(body.room_parts, engine, room))
         if ctx.changed or advanced:
             row_sql.save(room)
             skip = ctx.seat_for(visitor) if ctx.changed else None
-            announce(room, engine, since=shown, skip=skip, seats=result.seats)
+            announce(room, engine, since=shown, skip=skip, seats=result.seats, parts=result.parts)
         return result
 
 
@@ -309,13 +314,15 @@ def announce(
     since: int | None = None,
     skip: Seat | None = None,
     seats: list[Seat] | None = None,
+    parts: Callable[[], body.RoomParts] | None = None,
 ) -> None:
     """Every browser in the room learns the new version (and each deadline loop the next due).
 
     With ``engine``, once the change is committed, the table is drawn for every seat
     and spectator whose stream is open (not for ``skip``, who asked and gets the
     answer) and pushed to them: what happened since version ``since``. ``seats``: the
-    room's seats as committed, if the caller has them (else they are read then).
+    room's seats as committed, if the caller has them (else they are read then);
+    ``parts``: the room's shared parts, if the caller shares them with its answer.
     """
     channel = room_channel(room.engine, room.code)
     version, due = room.version, next_due(room)
@@ -325,7 +332,7 @@ def announce(
 
     def publish() -> None:
         seated = seats if seats is not None else list(room.seats.all())
-        views = body.pushed_views(engine, room, seated, since=since, skip=skip)
+        views = body.pushed_views(engine, room, seated, since=since, skip=skip, parts=parts)
         live.publish(channel, version, due, views)
 
     transaction.on_commit(publish)

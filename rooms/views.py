@@ -61,11 +61,20 @@ def _version(raw) -> int | None:
 
 
 def room_context(
-    request, engine, room: Room, seats, *, message: str = "", since=None, spectator=False
+    request,
+    engine,
+    room: Room,
+    seats,
+    *,
+    message: str = "",
+    since=None,
+    spectator=False,
+    parts: body.RoomParts | None = None,
 ) -> dict:
     """The room body for the requesting visitor: lobby, table or join form.
 
-    ``spectator``: the watch link's page – seat None whoever asks (rooms.watching).
+    ``spectator``: the watch link's page – seat None whoever asks (rooms.watching);
+    ``parts``: the room's shared parts, if already drawn for the pushes of this change.
     """
     visitor = visitor_id(request)
     me = None
@@ -80,6 +89,7 @@ def room_context(
         message=message,
         since=since,
         spectator=spectator,
+        parts=parts,
     )
     context["bot_token"] = secrets.token_urlsafe(12)
     return context
@@ -100,6 +110,7 @@ def _render_body(request, engine, result, *, since=None, spectator=False, left=F
             message=result.message,
             since=since,
             spectator=spectator,
+            parts=result.parts() if result.parts is not None else None,
         )
         # Just left (the answer to „Ja, verlassen“): say so with the ways back.
         context["just_left"] = left and result.applied

@@ -80,3 +80,42 @@ def test_a_move_needs_no_savepoint_but_a_refused_move_still_changes_nothing():
     assert not result.applied and result.message
     room.refresh_from_db()
     assert (room.state, room.version, room.log) == before
+
+
+def test_the_pushes_and_the_movers_answer_share_one_read_of_the_watchers(
+    live_redis, alpaka_row, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The parts every viewer's body shares (URLs, watcher count, replay link) are drawn
+    once per change, for the pushed views and the mover's own answer alike."""
+    import redis
+    from django.test import Client
+
+    from games.play import live
+    from games.visitors import COOKIE_NAME
+    from rooms import body, locked, watching
+    from tests.factories import visitor_cookie
+    from tests.live_support import ENGINE, REDIS_URL, running_room
+
+    room = running_room()
+    mover = room.seats.get(number=ENGINE.to_act(room.state)[0])
+    other = room.seats.exclude(pk=mover.pk).get()
+    listener = redis.Redis.from_url(REDIS_URL).pubsub()
+    channel = live.viewer_channel(locked.room_channel(room.engine, room.code), body.view_key(other))
+    listener.subscribe(live.full_channel(channel))
+    listener.get_message(timeout=5)  # the subscription's confirmation
+    counted = []
+    original = watching.count
+    monkeypatch.setattr(watching, "count", lambda r: counted.append(r.version) or original(r))
+    client = Client()
+    client.cookies[COOKIE_NAME] = visitor_cookie(mover.visitor)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/spiele/alpaka/raum/{room.code}/aktion/",
+            {"version": room.version, "aktion": "draw"},
+            headers={"HX-Request": "true"},
+        )
+    pushed = listener.get_message(timeout=5)
+    listener.close()
+    assert response.status_code == 200 and response["X-Room-Version"] == str(room.version + 1)
+    assert pushed is not None  # the other player's view was drawn and pushed
+    assert counted == [room.version + 1]
