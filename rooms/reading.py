@@ -10,6 +10,7 @@ from games.play import live, scheduler
 from games.play.definition import GameDefinition
 from rooms import locked
 from rooms.models import Room
+from site_config import row_sql
 
 
 def poll_info(engine: GameDefinition, code: str):
@@ -41,9 +42,18 @@ def remember(engine: GameDefinition, code: str, info) -> None:
     live.remember(locked.room_channel(engine.key, code), version, due)
 
 
+# A room page and a poll that finds a change read the room and its seats: compiled once per
+# connection, as the move's statements (site_config.row_sql).
+_ROOM = row_sql.Compiled(
+    lambda code, engine: Room.objects.filter(code=code, engine=engine).order_by()[:1],
+    "\x00code",
+    "\x00engine",
+)
+
+
 def load(engine: GameDefinition, code: str) -> locked.Result:
     """The room and its seats as of now; overdue deadlines are applied (and saved) first."""
-    room = Room.objects.filter(code=code, engine=engine.key).first()
+    room = _ROOM.first(code, engine.key)
     now = clock.now()
     if room is None:
         return locked.Result(None, message=locked.MISSING)
@@ -52,4 +62,4 @@ def load(engine: GameDefinition, code: str) -> locked.Result:
         and scheduler.Timers(room.deadline, room.bot_due).overdue(now)
     ):
         return locked.run(engine, code, lambda ctx: None)
-    return locked.Result(room, list(room.seats.all()))
+    return locked.Result(room, locked.seats_of(room))

@@ -162,3 +162,26 @@ def test_saving_a_row_that_is_gone_fails_loudly():
     Room.objects.filter(pk=room.pk).delete()
     with pytest.raises(DatabaseError):
         row_sql.save(room)
+
+
+def test_reading_a_room_again_compiles_nothing(monkeypatch):
+    """A room page or a poll that finds a change (rooms.reading.load) reads the room and
+    its seats with statements compiled on the first read."""
+    from games.play import definition as registry
+    from rooms import reading
+
+    _room()
+    Room.objects.filter(code="abc").update(deadline=None)  # nothing due: read, not locked
+    engine = registry.get("the_cat")
+    reading.load(engine, "abc")
+    compiled = []
+    original = SQLCompiler.as_sql
+
+    def counting(self, *args, **kwargs):
+        compiled.append(self.query.model)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLCompiler, "as_sql", counting)
+    result = reading.load(engine, "abc")
+    assert result.room.code == "abc" and [s.name for s in result.seats] == ["Ben", "Anna"]
+    assert not compiled
