@@ -64,24 +64,31 @@ def test_absent_row_is_none():
         assert locked.ROOM_LOCKED.first("nope", "the_cat") is None
 
 
-def test_sql_is_compiled_once_per_connection_and_is_the_backend_s_own(monkeypatch):
+@pytest.fixture
+def compiling(monkeypatch) -> list:
+    """The models whose SELECTs Django compiles from now on, in order."""
+    models = []
+    original = SQLCompiler.as_sql
+
+    def counting(self, *args, **kwargs):
+        models.append(self.query.model)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLCompiler, "as_sql", counting)
+    return models
+
+
+def test_sql_is_compiled_once_per_connection_and_is_the_backend_s_own(compiling):
     _room("one")
     _room("two")
     compiled = row_sql.Compiled(
         lambda code: Room.objects.select_for_update().filter(code=code).order_by()[:1], "\x00c"
     )
-    calls = []
-    original = SQLCompiler.as_sql
-
-    def counting(self, *args, **kwargs):
-        calls.append(self.query.model)
-        return original(self, *args, **kwargs)
-
-    monkeypatch.setattr(SQLCompiler, "as_sql", counting)
+    compiling.clear()  # only what follows counts
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
         assert compiled.first("one").code == "one"
         assert compiled.first("two").code == "two"
-    assert calls == [Room]  # compiled for the first call only
+    assert compiling == [Room]  # compiled for the first call only
     sql = [q["sql"] for q in queries if "rooms_room" in q["sql"]]
     assert len(sql) == 2
     # PostgreSQL locks the row; SQLite (no row locks) gets the plain SELECT, as from the ORM.
@@ -164,7 +171,7 @@ def test_saving_a_row_that_is_gone_fails_loudly():
         row_sql.save(room)
 
 
-def test_reading_a_room_again_compiles_nothing(monkeypatch):
+def test_reading_a_room_again_compiles_nothing(compiling):
     """A room page or a poll that finds a change (rooms.reading.load) reads the room and
     its seats with statements compiled on the first read."""
     from games.play import definition as registry
@@ -174,14 +181,7 @@ def test_reading_a_room_again_compiles_nothing(monkeypatch):
     Room.objects.filter(code="abc").update(deadline=None)  # nothing due: read, not locked
     engine = registry.get("the_cat")
     reading.load(engine, "abc")
-    compiled = []
-    original = SQLCompiler.as_sql
-
-    def counting(self, *args, **kwargs):
-        compiled.append(self.query.model)
-        return original(self, *args, **kwargs)
-
-    monkeypatch.setattr(SQLCompiler, "as_sql", counting)
+    compiling.clear()
     result = reading.load(engine, "abc")
     assert result.room.code == "abc" and [s.name for s in result.seats] == ["Ben", "Anna"]
-    assert not compiled
+    assert not compiling
