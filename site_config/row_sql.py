@@ -45,13 +45,16 @@ class Compiled:
     def __init__(self, build: Callable[..., QuerySet], *sentinels):
         self.build = build
         self.sentinels = sentinels
+        self._model_class: type[Model] | None = None
+        self._for_write = False  # select_for_update: routed as a write, as the ORM does
+        # Per database connection (each thread has its own): the SQL and how to read rows.
         self._statements: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def __call__(self, *values) -> list[Model]:
         if len(values) != len(self.sentinels):
             raise TypeError(f"expected {len(self.sentinels)} values, got {len(values)}")
         model = self._model()
-        alias = router.db_for_read(model)
+        alias = (router.db_for_write if self._for_write else router.db_for_read)(model)
         connection = connections[alias]
         statement = self._statements.get(connection)
         if statement is None:
@@ -80,10 +83,11 @@ class Compiled:
         return rows[0] if rows else None
 
     def _model(self) -> type[Model]:
-        model = getattr(self, "_model_class", None)
-        if model is None:
-            model = self._model_class = self.build(*self.sentinels).model
-        return model
+        if self._model_class is None:
+            queryset = self.build(*self.sentinels)
+            self._for_write = queryset._for_write
+            self._model_class = queryset.model
+        return self._model_class
 
     def _compile(self, connection, alias: str) -> _Statement:
         queryset = self.build(*self.sentinels)
