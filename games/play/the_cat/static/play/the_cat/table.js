@@ -84,13 +84,20 @@
   }
   document.addEventListener("htmx:load", redrawn);
 
+  function restoreChoice() {
+    if (!chosen) return;
+    var input = document.getElementById(chosen);
+    if (input) input.checked = true;
+    else chosen = null; // the card left the hand (swapped, or the stack went back)
+  }
+  // At once with the new table, in the same task as the swap: htmx settles 20 ms (on a
+  // busy machine more) later, and a click on a middle card in between found no card
+  // chosen – the form's own check stopped it, and the click did nothing.
+  document.addEventListener("htmx:afterSwap", restoreChoice);
+
   document.addEventListener("htmx:afterSettle", function () {
     redrawn();
-    if (chosen) {
-      var input = document.getElementById(chosen);
-      if (input) input.checked = true;
-      else chosen = null; // the card left the hand (swapped, or the stack went back)
-    }
+    restoreChoice();
     var before = focusAfterMove;
     focusAfterMove = null;
     if (!before || (document.activeElement && document.activeElement !== document.body)) return;
