@@ -10,9 +10,6 @@ process that saved it at once).
 
 from __future__ import annotations
 
-import time
-
-from django.conf import settings
 from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
@@ -22,28 +19,20 @@ from site_config import shared_cache
 
 CACHE_KEY = "games:published-slugs"
 TRUSTED_SECONDS = 1.0
-_known: tuple[frozenset[str], float] | None = None  # (slugs, monotonic time read)
+_known = shared_cache.Remembered(lambda: TRUSTED_SECONDS)
 
 
 def published_slugs() -> frozenset[str]:
-    global _known
     if not shared_cache.healthy():  # Redis away: other processes' changes would go unseen
         return _from_database()
-    shared = _shared_cache()
-    if shared and _known is not None and time.monotonic() - _known[1] < TRUSTED_SECONDS:
-        return _known[0]
-    slugs = cache.get(CACHE_KEY)
+    slugs = _known.fresh()
     if slugs is None:
-        slugs = _from_database()
-        cache.set(CACHE_KEY, slugs, timeout=300)
-    if shared:
-        _known = (slugs, time.monotonic())
+        slugs = cache.get(CACHE_KEY)
+        if slugs is None:
+            slugs = _from_database()
+            cache.set(CACHE_KEY, slugs, timeout=300)
+        _known.remember(slugs)
     return slugs
-
-
-def _shared_cache() -> bool:
-    # A process-local cache (tests, development) is as quick to read as a kept copy.
-    return not settings.CACHES["default"]["BACKEND"].endswith(".LocMemCache")
 
 
 def _from_database() -> frozenset[str]:
@@ -63,6 +52,5 @@ def is_open(request, slug: str) -> bool:
 @receiver([post_save, post_delete], sender=Game)
 @shared_cache.on_recovery
 def _forget_slugs(**kwargs) -> None:
-    global _known
-    _known = None
+    _known.forget()
     cache.delete(CACHE_KEY)

@@ -42,7 +42,6 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import cache
-from django.core.cache.backends.locmem import LocMemCache
 from django.db import transaction
 from django.http import HttpResponse
 from django.urls import Resolver404, resolve, reverse
@@ -112,36 +111,10 @@ def _bump() -> None:
     _known.remember(value)  # this process sees its own bump at once
 
 
-class _KnownGeneration:
-    """The generation as this process last read it from the shared cache.
-
-    With Redis, a process asks again at most every PAGE_CACHE_GENERATION_SECONDS
-    (default 1 s), so a hit needs no network round trip at all; other processes see an
-    editor's change within that time. With the process-local cache there is nothing to
-    save, so it is read on every request.
-    """
-
-    def __init__(self):
-        self.value: int | None = None
-        self.read_at = 0.0
-
-    def remember(self, value: int | None) -> None:
-        self.value, self.read_at = value, time.monotonic()
-
-    def fresh(self) -> int | None:
-        seconds = getattr(settings, "PAGE_CACHE_GENERATION_SECONDS", 1.0)
-        if time.monotonic() - self.read_at >= seconds or _process_local_cache():
-            return None
-        return self.value
-
-
-def _process_local_cache() -> bool:
-    # From the settings, not caches["default"]: on an event loop (site_config.front) that
-    # would build a cache object per request.
-    return settings.CACHES["default"]["BACKEND"] == LocMemCache.__module__ + ".LocMemCache"
-
-
-_known = _KnownGeneration()
+# The generation as this process last read it: asked again at most every
+# PAGE_CACHE_GENERATION_SECONDS (default 1 s), so a hit needs no network round trip;
+# other processes see an editor's change within that time.
+_known = shared_cache.Remembered(lambda: getattr(settings, "PAGE_CACHE_GENERATION_SECONDS", 1.0))
 # The pages this process served last (entry: generation, status, headers, bodies: the
 # rendered bytes under "" and each compressed variant asked for so far under its
 # encoding); the shared cache stays the place every process stores into.

@@ -216,3 +216,35 @@ def healthy(alias: str = "default") -> bool:
     """Whether entries of the shared cache may be used (always, for a non-Redis cache)."""
     backend = caches[alias]
     return backend.healthy() if isinstance(backend, ResilientRedisCache) else True
+
+
+def process_local() -> bool:
+    """Whether the default cache lives in this process (tests, development): a value read
+    from it is as quick to read again as a kept copy. From the settings, not
+    caches["default"]: on an event loop (site_config.front) that would build a cache
+    object per request."""
+    return settings.CACHES["default"]["BACKEND"] == LocMemCache.__module__ + ".LocMemCache"
+
+
+class Remembered:
+    """A value of the shared cache as this process last read it, trusted for
+    ``seconds()`` (read at each use, so a setting or a test may change it): with Redis a
+    request needs no round trip for it, and other processes' changes arrive within that
+    time. With the process-local cache nothing is kept."""
+
+    def __init__(self, seconds: Callable[[], float]):
+        self.seconds = seconds
+        self.value = None
+        self.read_at = 0.0
+
+    def remember(self, value) -> None:
+        self.value, self.read_at = value, time.monotonic()
+
+    def forget(self) -> None:
+        self.remember(None)
+
+    def fresh(self):
+        """The kept value, or None when it is too old (or nothing is kept)."""
+        if time.monotonic() - self.read_at >= self.seconds() or process_local():
+            return None
+        return self.value

@@ -11,6 +11,7 @@ import pytest
 from django.test import Client, RequestFactory
 
 from site_config import front, page_cache
+from site_config import shared_cache as shared_cache_module
 from tests.asgi_support import asgi_getter
 from tests.factories import make_article, make_game
 
@@ -24,7 +25,7 @@ PER_REQUEST = {"x-request-id", "date"}
 @pytest.fixture(autouse=True)
 def shared_cache(monkeypatch, settings):
     """The test cache behaves like Redis: a process trusts the generation for a second."""
-    monkeypatch.setattr(page_cache, "_process_local_cache", lambda: False)
+    monkeypatch.setattr(shared_cache_module, "process_local", lambda: False)
     settings.PAGE_CACHE_GENERATION_SECONDS = 60
     page_cache._local.clear()
     page_cache._known.remember(None)
