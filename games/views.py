@@ -20,7 +20,7 @@ from games.play import views as demo_views
 from rules.citations import NO_SOURCES
 from rules.models import Section
 from rules.publishing import SNAPSHOT_DIGEST, PublishedArticle, article_for_page
-from site_config import content_versions
+from site_config import content_versions, row_sql
 from site_config.page_cache import (
     PER_VISITOR_CACHE_CONTROL,
     cached_page,
@@ -68,10 +68,27 @@ def _game_for(request, slug, for_page=False):
             Prefetch("editions", queryset=Edition.objects.select_related("publisher")),
         )
         return get_object_or_404(games, slug=slug)
+    if not (request.user.is_authenticated and request.user.is_staff):
+        # A reader's page: the SQL is compiled once (a miss of a game page drew it anew,
+        # ~0.7 ms of its ~4.3 ms CPU).
+        game = _PUBLISHED_FOR_PAGE.first(slug)
+        if game is None:
+            raise Http404("Kein Spiel mit dieser Adresse.")
+        return game
+    return get_object_or_404(_for_page(games), slug=slug)
+
+
+def _for_page(games):
     # The article rides along (article_for_page uses it). People, publishers and
     # editions are read only when their part of the page is drawn (page_parts).
     games = games.select_related("article").defer("article__published_snapshot")
-    return get_object_or_404(games.annotate(article_snapshot_digest=SNAPSHOT_DIGEST), slug=slug)
+    return games.annotate(article_snapshot_digest=SNAPSHOT_DIGEST)
+
+
+_PUBLISHED_FOR_PAGE = row_sql.Compiled(
+    lambda slug: _for_page(Game.objects.published()).filter(slug=slug).order_by()[:1],
+    "\x00slug",
+)
 
 
 GENERIC_DEMO = "play/demo.html"

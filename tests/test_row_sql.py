@@ -12,11 +12,13 @@ from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
-from games.models import DemoGame
+from games import views as game_views
+from games.models import DemoGame, Game
 from games.play import demo_service
 from rooms import locked
 from rooms.models import Room, Seat
 from site_config import row_sql
+from tests.factories import make_article, make_game
 
 pytestmark = pytest.mark.django_db
 
@@ -109,11 +111,53 @@ def test_queries_it_cannot_run_as_compiled_are_refused():
     lost = row_sql.Compiled(lambda code: Room.objects.filter(code="fixed"), "\x00c")
     with pytest.raises(ValueError, match="sentinel"):
         lost("abc")
-    joined = row_sql.Compiled(lambda code: Seat.objects.select_related("room"), "\x00c")
-    with pytest.raises(ValueError):
-        joined("abc")
+    for other_rows in (
+        lambda code: Room.objects.filter(code=code).values("code"),
+        lambda code: Room.objects.filter(code=code).prefetch_related("seats"),
+    ):
+        with pytest.raises(ValueError, match="model instances"):
+            row_sql.Compiled(other_rows, "\x00c")("abc")
     with pytest.raises(TypeError):
         locked.ROOM_LOCKED("only one value")
+
+
+def test_joined_rows_deferred_fields_and_annotations_are_the_orm_s():
+    with_article = make_game("mit-artikel")
+    make_article(with_article)
+    make_game("ohne-artikel")
+
+    def page_query(slug):
+        return game_views._for_page(Game.objects.published()).filter(slug=slug).order_by()[:1]
+
+    compiled = row_sql.Compiled(page_query, "\x00slug")
+    game, orm = compiled.first("mit-artikel"), page_query("mit-artikel").get()
+    assert _fields(game) == _fields(orm)
+    assert game.article_snapshot_digest == orm.article_snapshot_digest is not None
+    with CaptureQueriesContext(connection) as queries:
+        article = game.article  # joined: no query
+        deferred = article.get_deferred_fields()
+        assert deferred == orm.article.get_deferred_fields() == {"published_snapshot"}
+        loaded = {name: value for name, value in article.__dict__.items() if name != "_state"}
+        assert loaded == {n: v for n, v in orm.article.__dict__.items() if n != "_state"}
+        assert article.game is game  # the join's other side, as the ORM sets it
+    assert not queries
+    without = compiled.first("ohne-artikel")
+    assert Game.article.is_cached(without)  # known to have none: no query for it
+    assert without.article_snapshot_digest is None
+    assert compiled.first("gibt-es-nicht") is None
+
+
+def test_a_game_page_miss_compiles_no_sql_for_the_game(client, compiling):
+    game = make_game("seitenspiel")
+    make_article(game)
+    other = make_article(make_game("anderes"))
+    client.get(game.get_absolute_url())
+    other.rulebook_title = "Neue Fassung"
+    other.save()  # the stored page is a miss now
+    compiling.clear()
+    response = client.get(game.get_absolute_url())
+    assert response["X-Page-Cache"] == "miss" and game.title in response.content.decode()
+    assert Game not in compiling
 
 
 def test_save_writes_the_row_as_model_save_does():
