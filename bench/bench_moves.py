@@ -263,8 +263,15 @@ async def ramp(key: str, port: int, rooms: list[dict], pids: list[int], args) ->
             await asyncio.sleep(max(0.0, clock + (index + 1) / rate - time.monotonic()))
         outcomes = await asyncio.gather(*tasks, return_exceptions=True)
         applied = sum(1 for outcome in outcomes if outcome is True)
-        deadline = time.monotonic() + 10
+        # Until every push arrived, or none came for a second: a viewer whose stream
+        # brought a later version at once never hears the skipped one, and waiting the
+        # full 10 s for it would spread the CPU over an idle span (cores too low).
+        deadline, heard, quiet_since = time.monotonic() + 10, -1, time.monotonic()
         while time.monotonic() < deadline and len(latencies) < applied * (PLAYERS - 1):
+            if len(latencies) != heard:
+                heard, quiet_since = len(latencies), time.monotonic()
+            elif time.monotonic() - quiet_since >= 1:
+                break
             await asyncio.sleep(0.05)
         span = time.monotonic() - clock
         cpu = cpu_seconds(pids) - cpu_before
