@@ -49,15 +49,17 @@ class Mechanic(NamedEntry):
         verbose_name_plural = "Mechaniken"
 
 
+def sees_drafts(user) -> bool:
+    """Staff preview drafts on the site; everybody else sees published games only."""
+    return user.is_authenticated and user.is_staff
+
+
 class GameQuerySet(models.QuerySet):
     def published(self):
         return self.filter(is_published=True)
 
     def visible_to(self, user):
-        """Staff preview drafts on the site; everybody else sees published games only."""
-        if user.is_authenticated and user.is_staff:
-            return self
-        return self.published()
+        return self if sees_drafts(user) else self.published()
 
     def for_players(self, count):
         return self.filter(players_min__lte=count, players_max__gte=count)

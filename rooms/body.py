@@ -109,6 +109,11 @@ def room_parts(engine: GameDefinition, room: Room) -> RoomParts:
     )
 
 
+def shared_parts(engine: GameDefinition, room: Room) -> Callable[[], RoomParts]:
+    """``room_parts``, drawn at the first call and then shared by every viewer's body."""
+    return functools.cache(functools.partial(room_parts, engine, room))
+
+
 def context(
     engine: GameDefinition,
     room: Room,
@@ -225,7 +230,7 @@ def pushed_views(
     gives the room's shared parts (drawn with the first view somebody watches)."""
     if room.status == Room.Status.LOBBY:
         return {}  # who sits where still changes: pages fetch the lobby themselves
-    shared = parts or functools.cache(functools.partial(room_parts, engine, room))
+    shared = parts or shared_parts(engine, room)
 
     def render(me: Seat | None):
         def draw() -> str:

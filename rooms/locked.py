@@ -11,7 +11,6 @@ only, seated only, version expected) live here too.
 
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -283,7 +282,7 @@ def _run_locked(
             return result
         # Every seat write of the work goes through ctx.seats: they are the rows as saved.
         result.seats = sorted(ctx.seats, key=lambda seat: seat.number)
-        result.parts = functools.cache(functools.partial(body.room_parts, engine, room))
+        result.parts = body.shared_parts(engine, room)
         if ctx.changed or advanced:
             row_sql.save(room)
             skip = ctx.seat_for(visitor) if ctx.changed else None
@@ -331,7 +330,7 @@ def announce(
         return
 
     def publish() -> None:
-        seated = seats if seats is not None else list(room.seats.all())
+        seated = seats if seats is not None else seats_of(room)
         views = body.pushed_views(engine, room, seated, since=since, skip=skip, parts=parts)
         live.publish(channel, version, due, views)
 
