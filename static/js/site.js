@@ -9,6 +9,10 @@
  * 3. htmx requests that change something carry the CSRF token from the csrftoken cookie:
  *    cached pages are the same for every reader and hold no token of their own (the
  *    cookie is set by the per-visitor fragments and forms).
+ * 4. A click on a control htmx has just swapped in works at once: htmx binds new content
+ *    only when it settles (20 ms after the swap, longer on a busy phone), and a click in
+ *    between would follow the plain link or send the form without htmx – a quick second
+ *    tap on „Weiter“ in a worked example left the game page for the step's own page.
  */
 (function () {
   "use strict";
@@ -128,6 +132,17 @@
     var field = form.querySelector("input[name=csrfmiddlewaretoken]");
     var token = cookie("csrftoken");
     if (field && token) field.value = token;
+  }, true);
+
+  // htmx marks what it inserted with this class until it has bound it (htmx.config.addedClass).
+  document.addEventListener("click", function (event) {
+    var htmx = window.htmx;
+    var target = event.target;
+    if (!htmx || !target.closest || !target.closest("." + htmx.config.addedClass)) return;
+    var control = target.closest("[hx-get], [hx-post]");
+    // Bound now, its htmx listener still gets this very click; htmx's own binding at the
+    // settle finds it bound and leaves it.
+    if (control) htmx.process(control);
   }, true);
 
   document.addEventListener("htmx:historyRestore", restoreFromUrl);

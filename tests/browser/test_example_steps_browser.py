@@ -3,6 +3,8 @@ example's figure, focus stays on the button, the step is announced; axe is happy
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -99,3 +101,29 @@ def test_without_javascript_each_step_is_a_link_to_its_page(content, browser, li
     expect(page.locator(".ex-steps__count")).to_have_text("Schritt 3 von 5")
     assert page.url.endswith("?schritt=3")
     context.close()
+
+
+def test_a_second_tap_before_htmx_settled_still_steps_in_place(content, page):
+    """htmx binds a swapped-in figure only when it settles (20 ms, longer on a busy
+    phone); a tap on the new Weiter before then must step on, not follow the plain link
+    to the step's own page. The settle is stretched here to make that window certain."""
+    page.set_viewport_size(PHONE)
+    page.goto(f"/spiele/alpaka/#beispiel-{ROUND}")
+    figure = page.locator(f"#beispiel-{ROUND}-schritte")
+    count = figure.locator(".ex-steps__count")
+    forward = page.locator(f"#beispiel-{ROUND}-weiter")
+    expect(count).to_have_text("Schritt 1 von 5")
+    page.evaluate("htmx.config.defaultSettleDelay = 1500")
+
+    forward.click()
+    expect(count).to_have_text("Schritt 2 von 5")
+    assert figure.evaluate("figure => figure.classList.contains('htmx-added')")  # not yet bound
+    forward.click()
+    expect(count).to_have_text("Schritt 3 von 5")
+    expect(figure.locator(".ex-steps__step").first).to_contain_text("Anna legt eine 4.")
+    assert page.url.endswith(f"/spiele/alpaka/#beispiel-{ROUND}")
+    # Once htmx has settled and bound the figure itself, the next tap steps on once.
+    expect(figure).not_to_have_class(re.compile(r"\bhtmx-added\b"), timeout=5000)
+    forward.click()
+    expect(count).to_have_text("Schritt 4 von 5")
+    assert page.url.endswith(f"/spiele/alpaka/#beispiel-{ROUND}")
